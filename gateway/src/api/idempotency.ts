@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, sql, type Logger } from '@hireloop/platform';
+import type { GatewayDb } from '../db.js';
+import { locals } from '../request-context.js';
+import { sendError } from './errors.js';
+
+const MAX_KEY_LENGTH = 255;
+/** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
+const LEASE_SECONDS = 60;
+const REPLAYED_HEADERS = ['content-type', 'location'];
+
+function fingerprint(req: Request): string {
+  return createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
+}
+
+/**
+ * Idempotency-Key for every POST (PRODUCT.md §6), in one place. The first request claims
+ * (API key, method, path, Idempotency-Key) with an insert that only one concurrent duplicate can
+ * win; its response is stored before it is sent and replayed for 24 h. Same key with another body:
+ * 422; while the first is still running: 409. A 5xx is not stored, so a retry runs again.
+ */
+export function idempotency(db: GatewayDb, logger: Logger) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const idemKey = req.headers['idempotency-key'];
+    if (req.method !== 'POST' || idemKey === undefined) return next();
+    if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > MAX_KEY_LENGTH) {
+      return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${MAX_KEY_LENGTH} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
+    }
+    const caller = locals(req).caller!;
+    const id = { api_key_id: caller.key.id, method: req.method, path: req.path, idempotency_key: idemKey };
+    const print = fingerprint(req);
+    try {
+      // Forget records older than 24 h for this key before claiming.
+      await db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).where('created_at', '<', sql<Date>`now() - interval '24 hours'`).execute();
+      const claimed = await db
+        .insertInto('gateway.idempotency_keys')
+        .values({ ...id, fingerprint: print, state: 'in_flight', locked_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
+        .onConflict((oc) => oc.doNothing())
+        .returning('api_key_id')
+        .executeTakeFirst();
+      if (!claimed) {
+        const existing = await db.selectFrom('gateway.idempotency_keys').selectAll().where((eb) => eb.and(id)).executeTakeFirst();
+        if (!existing) return sendError(req, res, new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress; retry shortly.'));
+        if (existing.fingerprint !== print) {
+          return sendError(req, res, new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'));
+        }
+        if (existing.state === 'completed') {
+          res.setHeader('Idempotent-Replayed', 'true');
+          for (const [name, value] of Object.entries(existing.response_headers ?? {})) res.setHeader(name, value);
+          res.status(existing.response_status ?? 200).send(existing.response_body ?? '');
+          return;
+        }
+        const retaken = await db.updateTable('gateway.idempotency_keys').set({ locked_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
+          .where((eb) => eb.and(id)).where('state', '=', 'in_flight').where('locked_until', '<', sql<Date>`now()`).returning('api_key_id').executeTakeFirst();
+        if (!retaken) return sendError(req, res, new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress; retry shortly.'));
+      }
+    } catch (err) {
+      return next(err);
+    }
+
+    // Store the response before it leaves, so a replay right after it sees `completed`.
+    const end = res.end.bind(res) as (chunk?: unknown, encoding?: unknown, cb?: unknown) => Response;
+    res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
+      const status = res.statusCode;
+      const body = chunk === undefined || typeof chunk === 'function' ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+      const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((h) => (res.getHeader(h) !== undefined ? [[h, String(res.getHeader(h))]] : [])));
+      const store =
+        status >= 500
+          ? db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute()
+          : db
+              .updateTable('gateway.idempotency_keys')
+              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body, response_headers: JSON.stringify(headers) })
+              .where((eb) => eb.and(id))
+              .execute();
+      store.then(
+        () => end(chunk, encoding, cb),
+        (err: unknown) => {
+          logger.error({ err, requestId: locals(req).requestId }, 'could not store idempotent response');
+          end(chunk, encoding, cb);
+        },
+      );
+      return res;
+    }) as typeof res.end;
+    next();
+  };
+}

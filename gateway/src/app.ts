@@ -1,0 +1,67 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError, InternalTokenCache, internalKey, type Logger } from '@hireloop/platform';
+import type { ServiceClients } from './services.js';
+import type { GatewayDb } from './db.js';
+import { requestId } from './api/request-id.js';
+import { authenticateApiKey } from './api/authenticate.js';
+import { jsonBody } from './api/body.js';
+import { idempotency } from './api/idempotency.js';
+import { restHandler } from './api/rest-handler.js';
+import { sendError, internalError } from './api/errors.js';
+import { buildOpenApiDocument } from './rest/openapi.js';
+import { referenceRoutes } from './reference/reference.js';
+import { authRoutes } from './session/auth-routes.js';
+import { refuseBearer, requireSession } from './session/session.js';
+import { trpcProxy } from './session/trpc-proxy.js';
+
+export interface GatewayDeps {
+  services: ServiceClients;
+  serviceUrls: Record<string, string>;
+  db: GatewayDb;
+  logger: Logger;
+  publicBaseUrl: string;
+  internalAuthSecret: string;
+  sessionTtlHours: number;
+  ready: () => Promise<void>;
+}
+
+export function createGatewayApp(deps: GatewayDeps) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestId());
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', (_req, res) => {
+    deps.ready().then(
+      () => res.json({ status: 'ready' }),
+      () => res.status(503).json({ status: 'unavailable' }),
+    );
+  });
+
+  // The public API. The document is built once: it only changes with the code.
+  const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
+  app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
+  app.use('/api/v1', authenticateApiKey(deps.services), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.logger));
+  app.use('/developers', referenceRoutes());
+
+  // Internal frontends: cookie sessions only.
+  const secureCookies = deps.publicBaseUrl.startsWith('https:');
+  app.use('/auth', refuseBearer(), authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
+  const tokens = new InternalTokenCache(internalKey(deps.internalAuthSecret));
+  app.all('/trpc/:service/{*rest}', refuseBearer(), requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
+  app.use('/console', refuseBearer());
+  app.get('/', (_req, res) => res.redirect('/developers/reference'));
+
+  app.use((req: Request, res: Response) => sendError(req, res, new AppError('route_not_found', `No route ${req.method} ${req.path}.`)));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof AppError) {
+      if (err.code === 'service_unavailable') res.setHeader('Retry-After', '5');
+      return sendError(req, res, err);
+    }
+    deps.logger.error({ err, requestId: res.getHeader('X-Request-Id') }, 'unhandled error');
+    sendError(req, res, internalError());
+  });
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { ColumnType, Kysely } from '@hireloop/platform';
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  method: string;
+  path: string;
+  idempotency_key: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  locked_until: Date | null;
+  response_status: number | null;
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  response_body: string | null;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface GatewayDB {
+  'gateway.idempotency_keys': IdempotencyKeysTable;
+}
+export type GatewayDb = Kysely<GatewayDB>;

@@ -1,0 +1,31 @@
+import { createServer } from 'node:http';
+import { createDb, createLogger, createPool, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { migrations } from '../migrations/index.js';
+import { createGatewayApp } from './app.js';
+import { loadGatewayConfig } from './config.js';
+import type { GatewayDB } from './db.js';
+import { createServiceClients } from './services.js';
+
+const config = loadGatewayConfig();
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', max: 20 });
+const db = createDb<GatewayDB>(pool);
+await migrateSchema(db, 'gateway', migrations);
+
+const serviceUrls = { identity: config.IDENTITY_URL };
+const services = createServiceClients(serviceUrls, config.INTERNAL_AUTH_SECRET);
+const app = createGatewayApp({
+  services,
+  serviceUrls,
+  db,
+  logger,
+  publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
+  internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+  sessionTtlHours: config.SESSION_TTL_HOURS,
+  ready: async () => {
+    await pingDb(db);
+    const res = await fetch(`${config.IDENTITY_URL}/readyz`);
+    if (!res.ok) throw new Error('identity not ready');
+  },
+});
+await serveUntilSignalled(createServer(app), config.GATEWAY_PORT, config.HOST, logger, () => db.destroy());

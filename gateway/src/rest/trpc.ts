@@ -1,0 +1,45 @@
+import type { Request, Response } from 'express';
+import { AppError, createTrpc, type CallContext } from '@hireloop/platform';
+import type { ServiceClients } from '../services.js';
+import { locals, type ApiCaller } from '../request-context.js';
+
+/** Context of a REST procedure: the authenticated caller and the typed service clients. */
+export interface RestContext {
+  req: Request;
+  res: Response;
+  requestId: string;
+  caller: ApiCaller | undefined;
+  services: ServiceClients;
+  /** A procedure sets these for a status other than 200 or extra headers (Location). */
+  response: { status?: number; headers: Record<string, string> };
+}
+
+export function createRestContext(services: ServiceClients) {
+  return ({ req, res }: { req: Request; res: Response }): RestContext => ({
+    req,
+    res,
+    requestId: locals(req).requestId,
+    caller: locals(req).caller,
+    services,
+    response: { headers: {} },
+  });
+}
+
+const t = createTrpc<RestContext>();
+export const router = t.router;
+
+/**
+ * Every public route: requires the caller to hold exactly the scope in the route's meta
+ * (PRODUCT.md §2: scopes are independent). A route without a scope is refused, never open.
+ */
+export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
+  const caller = ctx.caller;
+  if (!caller) throw new AppError('missing_api_key', 'Send your API key as `Authorization: Bearer hl_…`.');
+  const scope = meta?.scope;
+  if (!scope) throw new AppError('internal_error', 'Route has no scope.');
+  if (!caller.scopes.includes(scope)) {
+    throw new AppError('insufficient_scope', `This route needs the \`${scope}\` scope; the key has ${caller.scopes.map((s) => `\`${s}\``).join(', ')}.`);
+  }
+  const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId };
+  return next({ ctx: { ...ctx, caller, call } });
+});

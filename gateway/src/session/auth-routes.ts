@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { AppError, rethrowServiceError, zodIssuesToDetails } from '@hireloop/platform';
+import type { ServiceClients } from '../services.js';
+import { locals } from '../request-context.js';
+import { sendError } from '../api/errors.js';
+import { jsonBody } from '../api/body.js';
+import { readSessionCookie, requireSession, SESSION_COOKIE, sessionUser } from './session.js';
+
+const LoginBody = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(1000) });
+
+/** /auth/login, /auth/logout, /auth/session: the console's cookie session (HttpOnly, SameSite=Lax). */
+export function authRoutes(services: ServiceClients, options: { secureCookies: boolean; ttlHours: number }) {
+  const router = Router();
+  const cookie = { httpOnly: true, sameSite: 'lax' as const, secure: options.secureCookies, path: '/' };
+  router.use(jsonBody());
+
+  router.post('/login', async (req, res, next) => {
+    const parsed = LoginBody.safeParse(req.body);
+    if (!parsed.success) return sendError(req, res, new AppError('validation_failed', 'E-mail and password are required.', zodIssuesToDetails(parsed.error)));
+    try {
+      const session = await services.identityAsSystem(locals(req).requestId).sessions.login.mutate(parsed.data).catch(rethrowServiceError);
+      res.cookie(SESSION_COOKIE, session.token, { ...cookie, maxAge: options.ttlHours * 3600_000 });
+      res.json({ data: { user: session.user, expiresAt: session.expiresAt } });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/logout', async (req, res, next) => {
+    const token = readSessionCookie(req);
+    try {
+      if (token) await services.identityAsSystem(locals(req).requestId).sessions.logout.mutate({ token }).catch(rethrowServiceError);
+      res.clearCookie(SESSION_COOKIE, cookie);
+      res.status(204).end();
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/session', requireSession(services), (req, res) => {
+    res.json({ data: { user: sessionUser(req) } });
+  });
+
+  return router;
+}

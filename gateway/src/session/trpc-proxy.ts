@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import { AppError, InternalTokenCache, type Logger } from '@hireloop/platform';
+import { SCOPES } from '@hireloop/contracts';
+import { locals } from '../request-context.js';
+import { sendError } from '../api/errors.js';
+import { sessionUser } from './session.js';
+import { MAX_BODY_BYTES } from '../api/body.js';
+
+async function readRaw(req: Request): Promise<string | undefined> {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * /trpc/<service>/… for internal frontends: forwards the call to that service's own tRPC router
+ * with an internal token for the session's user and organization. The gateway adds no rules.
+ */
+export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalTokenCache, logger: Logger) {
+  return async (req: Request, res: Response) => {
+    const service = req.params['service'] as string;
+    const base = serviceUrls[service];
+    if (!base) return sendError(req, res, new AppError('route_not_found', `No service ${service}.`));
+    const user = sessionUser(req);
+    try {
+      const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES] });
+      const path = req.originalUrl.slice(`/trpc/${service}`.length);
+      const upstream = await fetch(`${base}/trpc${path}`, {
+        method: req.method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-request-id': locals(req).requestId,
+          ...(req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {}),
+        },
+        body: await readRaw(req),
+      });
+      res.status(upstream.status);
+      const type = upstream.headers.get('content-type');
+      if (type) res.setHeader('Content-Type', type);
+      res.send(Buffer.from(await upstream.arrayBuffer()));
+    } catch (err) {
+      if (err instanceof AppError) return sendError(req, res, err);
+      logger.warn({ err, service, requestId: locals(req).requestId }, 'service unreachable');
+      res.setHeader('Retry-After', '5');
+      sendError(req, res, new AppError('service_unavailable', `The ${service} service is unavailable; try again shortly.`));
+    }
+  };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * Every error code the platform can answer with, and its HTTP status (PRODUCT.md §3).
+ * The one table both the gateway's error formatter and the services use.
+ */
+export const ERROR_STATUS = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  bearer_not_accepted: 401,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  route_not_found: 404,
+  validation_failed: 422,
+  idempotency_key_reused: 422,
+  invalid_json: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  interview_not_cancellable: 409,
+  already_enrolled: 409,
+  candidate_exists: 409,
+  position_closed: 409,
+  evaluation_unavailable: 409,
+  idempotency_key_in_use: 409,
+  conflict: 409,
+  rate_limited: 429,
+  service_unavailable: 503,
+  internal_error: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: ErrorCode,
+      message: z.string(),
+      requestId: z.string(),
+      details: z.array(ErrorDetail).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ID_PREFIXES, prefixedId, Timestamp } from './common.js';
+import { Scope } from './scopes.js';
+
+export const OrganizationId = prefixedId(ID_PREFIXES.organization);
+export const ApiKeyId = prefixedId(ID_PREFIXES.apiKey);
+export const UserId = prefixedId(ID_PREFIXES.user);
+
+export const ApiKeyName = z.string().trim().min(1).max(100);
+export const ScopeList = z
+  .array(Scope)
+  .min(1, 'at least one scope is required')
+  .refine((s) => new Set(s).size === s.length, 'scopes must not repeat');
+
+/** Requests per minute a key may make; default 120 (PRODUCT.md §4). */
+export const RateLimitPerMinute = z.number().int().min(1).max(1_000_000);
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
+
+export const Organization = z.object({ id: OrganizationId, name: z.string() });
+export type Organization = z.infer<typeof Organization>;
+
+/** An API key as listed in the console: never the secret value, only its display prefix. */
+export const ApiKey = z.object({
+  id: ApiKeyId,
+  name: z.string(),
+  prefix: z.string().describe('First characters of the key, for recognising it'),
+  scopes: z.array(Scope),
+  rateLimitPerMinute: z.number().int(),
+  createdBy: UserId.nullable(),
+  createdAt: Timestamp,
+  lastUsedAt: Timestamp.nullable(),
+  revokedAt: Timestamp.nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const CreateApiKeyInput = z.object({
+  name: ApiKeyName,
+  scopes: ScopeList,
+  rateLimitPerMinute: RateLimitPerMinute.optional(),
+});
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+
+/** The response of key creation: the only time the full key is shown. */
+export const CreatedApiKey = ApiKey.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+/** GET /api/v1/me (PRODUCT.md §7). */
+export const Me = z
+  .object({
+    organization: Organization,
+    key: z.object({ id: ApiKeyId, name: z.string(), prefix: z.string(), createdAt: Timestamp }),
+    scopes: z.array(Scope),
+  })
+  .meta({ id: 'Me' });
+export type Me = z.infer<typeof Me>;
+
+export const User = z.object({
+  id: UserId,
+  email: z.string(),
+  name: z.string(),
+  organization: Organization,
+});
+export type User = z.infer<typeof User>;

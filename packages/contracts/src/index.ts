@@ -1,0 +1,4 @@
+export * from './scopes.js';
+export * from './errors.js';
+export * from './common.js';
+export * from './identity.js';

@@ -1,0 +1,20 @@
+import { createIdentityClient } from '@hireloop/identity/client';
+import { rethrowServiceError } from '@hireloop/platform';
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.hireloop.dev';
+
+/**
+ * First start: the demo organization and its admin. Every start: a fresh API key with every
+ * scope, printed once (the stack never stores it).
+ */
+export async function bootstrapDemo(identityUrl: string, internalAuthSecret: string, adminPassword: string) {
+  const identity = createIdentityClient(identityUrl, internalAuthSecret);
+  const { organization, created } = await identity.system.organizations.ensureDemo
+    .mutate({ email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', password: adminPassword })
+    .catch(rethrowServiceError);
+  const key = await identity
+    .forOrganization(organization.id)
+    .apiKeys.create.mutate({ name: `npm start ${new Date().toISOString()}`, scopes: ['read', 'write', 'admin'] })
+    .catch(rethrowServiceError);
+  return { organization, created, apiKey: key.key, admin: { email: DEMO_ADMIN_EMAIL, password: adminPassword } };
+}

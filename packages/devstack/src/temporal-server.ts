@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startChild, type ChildHandle } from './child-process.js';
+
+const run = promisify(execFile);
+
+/** Search attributes our workflows set, so operators can filter by them in the Temporal UI. */
+export const SEARCH_ATTRIBUTES = ['OrganizationId=Keyword', 'Kind=Keyword'];
+
+export interface TemporalHandle {
+  address: string;
+  uiUrl: string;
+  stop: () => Promise<void>;
+}
+
+function stopOrphan(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  try {
+    if (pid) process.kill(pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  rmSync(pidFile, { force: true });
+}
+
+export async function waitForTemporal(cli: string, address: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await run(cli, ['operator', 'cluster', 'health', '--address', address], { timeout: 5000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`Temporal at ${address} did not become healthy: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+}
+
+/**
+ * `temporal server start-dev` with its state in a SQLite file under `dataDir` (kept between
+ * starts), the UI on `uiPort`, and our search attributes registered.
+ */
+export async function startTemporalDevServer(options: {
+  cli: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  log: (line: string) => void;
+}): Promise<TemporalHandle> {
+  await mkdir(options.dataDir, { recursive: true });
+  const pidFile = join(options.dataDir, 'temporal.pid');
+  stopOrphan(pidFile);
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--ui-port', String(options.uiPort),
+    '--db-filename', join(options.dataDir, 'temporal.db'), '--log-level', 'warn'];
+  for (const attr of SEARCH_ATTRIBUTES) args.push('--search-attribute', attr);
+  const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log });
+  writeFileSync(pidFile, String(child.pid));
+  const address = `127.0.0.1:${options.port}`;
+  await Promise.race([
+    waitForTemporal(options.cli, address),
+    child.exited.then((code) => {
+      throw new Error(`Temporal dev server exited with code ${code} before it was ready (port ${options.port} or ${options.uiPort} taken?)`);
+    }),
+  ]);
+  return {
+    address,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    stop: async () => {
+      await child.stop();
+      rmSync(pidFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError } from './errors.js';
+
+/** Where a keyset page ends: lists are ordered newest first by (created_at, id). */
+export interface KeysetPosition {
+  createdAt: Date;
+  id: string;
+}
+
+function fingerprint(filters: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+}
+
+/**
+ * Opaque, tamper-checked cursors (PRODUCT.md §5): the position and a fingerprint of the filters
+ * the page was made with, signed with HMAC-SHA256. A changed cursor or changed filters → 422.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
+  }
+
+  encode(position: KeysetPosition, filters: Record<string, unknown>): string {
+    const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id, fingerprint(filters)])).toString('base64url');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  decode(cursor: string, filters: Record<string, unknown>): KeysetPosition {
+    const invalid = (message: string) => new AppError('validation_failed', message, [{ path: 'cursor', message }]);
+    const [payload, signature] = cursor.split('.');
+    if (!payload || !signature) throw invalid('The cursor is malformed.');
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('The cursor is invalid or was modified.');
+    const [createdAt, id, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
+    if (filterPrint !== fingerprint(filters)) throw invalid('The filters differ from those the cursor was made with.');
+    return { createdAt: new Date(createdAt), id };
+  }
+}
+
+/**
+ * Cuts a `limit + 1` result into a page and the cursor of the next one (null on the last page).
+ */
+export function toPage<Row extends { created_at: Date; id: string }>(
+  rows: Row[],
+  limit: number,
+  codec: CursorCodec,
+  filters: Record<string, unknown>,
+): { items: Row[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  const nextCursor = rows.length > limit && last ? codec.encode({ createdAt: last.created_at, id: last.id }, filters) : null;
+  return { items, nextCursor };
+}

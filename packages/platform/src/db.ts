@@ -1,0 +1,34 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+// Return timestamptz as Date (default) but bigint/numeric as numbers where they fit.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface DbOptions {
+  url: string;
+  /** Shown in pg_stat_activity, to tell the services' connections apart. */
+  applicationName: string;
+  max?: number;
+}
+
+export function createPool(options: DbOptions): pg.Pool {
+  return new pg.Pool({
+    connectionString: options.url,
+    application_name: options.applicationName,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
+}
+
+export function createDb<DB>(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Readiness probe: one round trip. */
+export async function pingDb<DB>(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+export { sql };
+export type { Kysely, Transaction, Selectable, Insertable, Updateable, Generated, ColumnType } from 'kysely';

@@ -1,0 +1,19 @@
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+
+/**
+ * Runs a service's migrations in its own schema, recording them in `<schema>.kysely_migration`.
+ * Migrations are plain objects passed in (never loaded from application code); Kysely's lock
+ * makes concurrent starts of several instances safe, and already-applied ones are skipped.
+ */
+export async function migrateSchema<DB>(db: Kysely<DB>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
+  await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db: db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration of ${schema} failed`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

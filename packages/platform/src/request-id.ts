@@ -1,0 +1,13 @@
+import { randomBase62 } from './base62.js';
+
+const WELL_FORMED = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** A new request id, `req_` + 20 base62 characters. */
+export function newRequestId(): string {
+  return `req_${randomBase62(20)}`;
+}
+
+/** An incoming X-Request-Id is echoed only if it is short and harmless to log and reflect. */
+export function isWellFormedRequestId(value: string): boolean {
+  return WELL_FORMED.test(value);
+}

@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import type { Logger } from './logger.js';
+import { internalKey, verifyInternalToken } from './internal-auth.js';
+import { appErrorOf, type ServiceContext } from './trpc.js';
+import { newRequestId, isWellFormedRequestId } from './request-id.js';
+
+export interface ServiceServerOptions {
+  name: string;
+  router: AnyTRPCRouter;
+  internalAuthSecret: string;
+  logger: Logger;
+  /** Readiness: resolves when every dependency answers. */
+  ready: () => Promise<void>;
+}
+
+/**
+ * The HTTP face of a service: its tRPC router under /trpc, plus /healthz and /readyz.
+ * Every tRPC call's context carries the verified internal caller (or null, which every
+ * approved procedure builder refuses).
+ */
+export function createServiceServer(options: ServiceServerOptions): Server {
+  const key = internalKey(options.internalAuthSecret);
+  const trpc = createHTTPHandler({
+    router: options.router,
+    basePath: '/trpc/',
+    createContext: async ({ req }): Promise<ServiceContext> => {
+      const header = req.headers.authorization;
+      const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+      const incomingId = req.headers['x-request-id'];
+      const requestId = typeof incomingId === 'string' && isWellFormedRequestId(incomingId) ? incomingId : newRequestId();
+      return { auth: await verifyInternalToken(key, token), requestId };
+    },
+    onError: ({ error, path }) => {
+      if (!appErrorOf(error)) options.logger.error({ err: error, path }, 'procedure failed');
+    },
+  });
+
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    if (url === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (url === '/readyz') {
+      options.ready().then(
+        () => sendJson(res, 200, { status: 'ready' }),
+        (err: unknown) => {
+          options.logger.warn({ err }, 'not ready');
+          sendJson(res, 503, { status: 'unavailable' });
+        },
+      );
+      return;
+    }
+    if (url.startsWith('/trpc/')) return void trpc(req, res);
+    sendJson(res, 404, { error: 'not found' });
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** Listens, and on SIGINT/SIGTERM stops accepting, lets requests finish, then runs `close`. */
+export async function serveUntilSignalled(server: Server, port: number, host: string, logger: Logger, close: () => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  server.keepAliveTimeout = 65_000;
+  logger.info({ port, host }, 'listening');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'error while closing');
+          process.exit(1);
+        },
+      );
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

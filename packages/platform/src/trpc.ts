@@ -1,0 +1,82 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import type { ErrorDetail, Scope } from '@hireloop/contracts';
+import { AppError, toTRPCError, type AppErrorData } from './errors.js';
+import type { InternalAuth } from './internal-auth.js';
+
+/** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
+export type ProcedureMeta = OpenApiMeta & { scope?: Scope };
+
+export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+}
+
+/** Reads the platform error out of anything a procedure threw. */
+export function appErrorOf(error: TRPCError): AppError | null {
+  if (error.cause instanceof AppError) return error.cause;
+  if (error.cause instanceof ZodError) {
+    return new AppError('validation_failed', 'The request did not pass validation.', zodIssuesToDetails(error.cause));
+  }
+  if (error.code === 'PARSE_ERROR') return new AppError('invalid_json', 'The request body is not valid JSON.');
+  if (error.code === 'UNSUPPORTED_MEDIA_TYPE') return new AppError('unsupported_media_type', 'Send the body as application/json.');
+  if (error.code === 'PAYLOAD_TOO_LARGE') return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+  return null;
+}
+
+/**
+ * Builds tRPC once for a process (STYLE.md practice 1). The error formatter carries the platform
+ * error code across the wire in `data`, so a caller on the other side of a tRPC hop can rethrow it.
+ */
+export function createTrpc<TContext extends object>() {
+  const t = initTRPC
+    .context<TContext>()
+    .meta<ProcedureMeta>()
+    .create({
+      errorFormatter({ shape, error }) {
+        const app = appErrorOf(error);
+        const data: typeof shape.data & AppErrorData = { ...shape.data, stack: undefined };
+        if (app) {
+          data.appCode = app.code;
+          data.appDetails = app.details;
+          data.appExtra = app.extra;
+        }
+        return { ...shape, message: app ? app.message : shape.message, data };
+      },
+    });
+  return t;
+}
+
+/** Context of a service procedure: the verified internal caller, if any. */
+export interface ServiceContext {
+  auth: InternalAuth | null;
+  requestId: string;
+}
+
+export type ServiceAuthed = ServiceContext & { auth: InternalAuth };
+export type OrgAuthed = ServiceContext & { auth: InternalAuth & { org: string }; org: string };
+
+/**
+ * The approved procedure builders of a service. Every procedure requires a verified internal
+ * token; `systemProcedure` additionally requires the `system` subject, `orgProcedure` an
+ * organization, which is then always taken from the token and never from input.
+ */
+export function createServiceProcedures() {
+  const t = createTrpc<ServiceContext>();
+  const internalProcedure = t.procedure.use(({ ctx, next }) => {
+    if (!ctx.auth) throw toTRPCError(new AppError('unauthenticated', 'This service requires an internal token.'));
+    return next({ ctx: { ...ctx, auth: ctx.auth } });
+  });
+  const systemProcedure = internalProcedure.use(({ ctx, next }) => {
+    if (ctx.auth.sub !== 'system') throw toTRPCError(new AppError('forbidden', 'Only the platform itself may call this.'));
+    return next();
+  });
+  const orgProcedure = internalProcedure.use(({ ctx, next }) => {
+    const org = ctx.auth.org;
+    if (!org) throw toTRPCError(new AppError('forbidden', 'This call needs an organization in its token.'));
+    return next({ ctx: { ...ctx, auth: { ...ctx.auth, org }, org } });
+  });
+  return { router: t.router, middleware: t.middleware, createCallerFactory: t.createCallerFactory, internalProcedure, systemProcedure, orgProcedure };
+}
+
+export { TRPCError };

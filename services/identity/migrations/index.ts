@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001_identity.js';
+
+/** Every migration of the identity schema, in order. */
+export const migrations: Record<string, Migration> = {
+  '0001_identity': m0001,
+};

@@ -1,0 +1,61 @@
+import { AppError, newId, generateApiKey, hashApiKey, apiKeyDisplayPrefix, sql, type CursorCodec, toPage } from '@hireloop/platform';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ID_PREFIXES, type ApiKey, type CreatedApiKey, type CreateApiKeyInput, type Scope } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import type { ApiKeysTable, Db } from '../db.js';
+
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes as Scope[],
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export async function createApiKey(db: Db, organizationId: string, input: CreateApiKeyInput, createdBy: string | null): Promise<CreatedApiKey> {
+  const key = generateApiKey();
+  const row = await db
+    .insertInto('identity.api_keys')
+    .values({
+      id: newId(ID_PREFIXES.apiKey),
+      organization_id: organizationId,
+      name: input.name,
+      key_hash: hashApiKey(key),
+      prefix: apiKeyDisplayPrefix(key),
+      scopes: input.scopes,
+      rate_limit_per_minute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      created_by: createdBy,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...toApiKey(row), key };
+}
+
+export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: string, limit: number, cursor?: string) {
+  const filters = { organizationId };
+  let query = db.selectFrom('identity.api_keys').selectAll().where('organization_id', '=', organizationId);
+  if (cursor) {
+    const at = codec.decode(cursor, filters);
+    query = query.where((eb) => eb.or([eb('created_at', '<', at.createdAt), eb.and([eb('created_at', '=', at.createdAt), eb('id', '<', at.id)])]));
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = toPage(rows, limit, codec, filters);
+  return { items: page.items.map(toApiKey), nextCursor: page.nextCursor };
+}
+
+/** Revokes at once: the next authentication of this key fails. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: Db, id: string, organizationId: string | null): Promise<ApiKey> {
+  let query = db
+    .updateTable('identity.api_keys')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('id', '=', id);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const row = await query.returningAll().executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No API key ${id}.`);
+  return toApiKey(row);
+}

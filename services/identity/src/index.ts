@@ -1,0 +1,17 @@
+import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { migrations } from '../migrations/index.js';
+import { loadIdentityConfig } from './config.js';
+import type { IdentityDB } from './db.js';
+import { createIdentityRouter } from './router.js';
+
+export type { IdentityRouter } from './router.js';
+
+const config = loadIdentityConfig();
+const logger = createLogger('identity', config.LOG_LEVEL);
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'identity', max: 20 });
+const db = createDb<IdentityDB>(pool);
+
+await migrateSchema(db, 'identity', migrations);
+const router = createIdentityRouter({ db, cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET), sessionTtlHours: config.SESSION_TTL_HOURS });
+const server = createServiceServer({ name: 'identity', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
+await serveUntilSignalled(server, config.IDENTITY_PORT, config.HOST, logger, () => db.destroy());

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { AppError, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, User } from '@hireloop/contracts';
+import type { IdentityDB } from './db.js';
+import { router, systemProcedure, orgProcedure } from './trpc.js';
+import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.queries.js';
+import { createOrganization, DEMO_SLUG, ensureDemoOrganization, findOrganizationBySlug, getOrganization } from './organizations/organizations.queries.js';
+import { login, logout, verifySession } from './sessions/sessions.queries.js';
+
+export interface IdentityDeps {
+  db: Kysely<IdentityDB>;
+  cursors: CursorCodec;
+  sessionTtlHours: number;
+}
+
+const ListInput = z.object({ limit: PageLimit, cursor: Cursor.optional() });
+const Page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+const userId = (sub: string) => (sub.startsWith('usr_') ? sub : null);
+
+export function createIdentityRouter(deps: IdentityDeps) {
+  const { db } = deps;
+  return router({
+    /** Called by the gateway for every /api/v1 request: verify the key and draw from its rate limit. */
+    apiKeys: router({
+      authenticate: systemProcedure
+        .input(z.object({ key: z.string().max(200) }))
+        .output(z.custom<AuthenticationResult>())
+        .mutation(({ input }) => authenticateApiKey(db, input.key)),
+      create: orgProcedure
+        .input(CreateApiKeyInput)
+        .output(CreatedApiKey)
+        .mutation(({ ctx, input }) => createApiKey(db, ctx.org, input, userId(ctx.auth.sub))),
+      list: orgProcedure
+        .input(ListInput)
+        .output(Page(ApiKey))
+        .query(({ ctx, input }) => listApiKeys(db, deps.cursors, ctx.org, input.limit, input.cursor)),
+      revoke: orgProcedure
+        .input(z.object({ id: ApiKeyId }))
+        .output(ApiKey)
+        .mutation(({ ctx, input }) => revokeApiKey(db, input.id, ctx.org)),
+      /** Operator path (CLI): revoke by id without knowing the organization. */
+      revokeAnywhere: systemProcedure
+        .input(z.object({ id: ApiKeyId }))
+        .output(ApiKey)
+        .mutation(({ input }) => revokeApiKey(db, input.id, null)),
+    }),
+    organizations: router({
+      current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(db, ctx.org)),
+      get: systemProcedure.input(z.object({ id: OrganizationId })).output(Organization).query(({ input }) => getOrganization(db, input.id)),
+      create: systemProcedure
+        .input(z.object({ name: z.string().trim().min(1).max(200) }))
+        .output(Organization)
+        .mutation(({ input }) => createOrganization(db, input.name)),
+      demo: systemProcedure.output(Organization).query(async () => {
+        const demo = await findOrganizationBySlug(db, DEMO_SLUG);
+        if (!demo) throw new AppError('not_found', 'The demo organization has not been created yet; run `npm start` once.');
+        return demo;
+      }),
+      ensureDemo: systemProcedure
+        .input(z.object({ email: z.email(), name: z.string().min(1), password: z.string().min(8) }))
+        .output(z.object({ organization: Organization, created: z.boolean() }))
+        .mutation(({ input }) => ensureDemoOrganization(db, input)),
+    }),
+    sessions: router({
+      login: systemProcedure
+        .input(z.object({ email: z.string().max(254), password: z.string().max(1000) }))
+        .output(z.object({ token: z.string(), expiresAt: z.string(), user: User }))
+        .mutation(({ input }) => login(db, input.email, input.password, deps.sessionTtlHours)),
+      verify: systemProcedure
+        .input(z.object({ token: z.string().max(200) }))
+        .output(User.nullable())
+        .query(({ input }) => verifySession(db, input.token)),
+      logout: systemProcedure
+        .input(z.object({ token: z.string().max(200) }))
+        .output(z.object({ ok: z.literal(true) }))
+        .mutation(async ({ input }) => {
+          await logout(db, input.token);
+          return { ok: true as const };
+        }),
+    }),
+  });
+}
+
+export type IdentityRouter = ReturnType<typeof createIdentityRouter>;

@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createLogger } from '@hireloop/platform';
+import { loadWorkerConfig } from './config.js';
+
+const config = loadWorkerConfig();
+const logger = createLogger('worker', config.LOG_LEVEL);
+
+const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }).catch((err: unknown) => {
+  logger.fatal({ err }, `cannot reach Temporal at ${config.TEMPORAL_ADDRESS}`);
+  process.exit(1);
+});
+const worker = await Worker.create({
+  connection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
+  activities: {},
+});
+
+// /readyz answers 200 while the worker polls its task queue.
+const health = createServer((req, res) => {
+  const ready = worker.getState() === 'RUNNING';
+  const ok = req.url === '/healthz' || (req.url === '/readyz' && ready);
+  res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', worker: worker.getState() }));
+});
+health.listen(config.WORKER_PORT, config.HOST);
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down');
+  worker.shutdown();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker running');
+try {
+  await worker.run();
+} finally {
+  health.close();
+  await connection.close();
+  await Runtime.instance().shutdown();
+}
+process.exit(0);
