@@ -67,7 +67,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   }
   doc.components ??= {};
   doc.components.schemas ??= {};
-  doc.components.schemas['Error'] = z.toJSONSchema(ErrorBody, { target: 'draft-2020-12' }) as never;
+  const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(ErrorBody, { target: 'draft-2020-12' });
+  doc.components.schemas['Error'] = errorSchema as never;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByRoute.get(`${method} ${path}`);

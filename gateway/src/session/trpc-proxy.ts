@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { AppError, InternalTokenCache, type Logger } from '@hireloop/platform';
+import type { InternalTokenCache} from '@hireloop/platform';
+import { AppError, type Logger } from '@hireloop/platform';
 import { SCOPES } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
 import { sendError } from '../api/errors.js';

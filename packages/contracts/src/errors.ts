@@ -46,8 +46,7 @@ export const ErrorBody = z
       requestId: z.string(),
       details: z.array(ErrorDetail).optional(),
     }),
-  })
-  .meta({ id: 'Error' });
+  });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export function statusOf(code: ErrorCode): number {

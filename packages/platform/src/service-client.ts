@@ -3,7 +3,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
 import { AppError, type AppErrorData } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
-import { InternalTokenCache } from './internal-auth.js';
+import type { InternalTokenCache } from './internal-auth.js';
 
 /** Per-call identity: the internal caller the target service will see, and the request id to carry. */
 export interface CallContext {
