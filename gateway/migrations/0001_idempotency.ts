@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       response_status integer,
       response_headers jsonb,
       response_body text,
-      created_at timestamptz not null default now(),
+      created_at timestamptz not null default date_trunc('milliseconds', now()),
       primary key (api_key_id, method, path, idempotency_key)
     );
     create index if not exists idempotency_keys_created on gateway.idempotency_keys (created_at);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError, InternalTokenCache, internalKey, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from './services.js';
@@ -13,6 +14,8 @@ import { referenceRoutes } from './reference/reference.js';
 import { authRoutes } from './session/auth-routes.js';
 import { refuseBearer, requireSession } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
+
+const CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/public', import.meta.url));
 
 export interface GatewayDeps {
   services: ServiceClients;
@@ -43,7 +46,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   // The public API. The document is built once: it only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.logger));
+  app.use('/api/v1', authenticateApiKey(deps.services), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
   app.use('/developers', referenceRoutes());
 
   // Internal frontends: cookie sessions only.
@@ -52,6 +55,10 @@ export function createGatewayApp(deps: GatewayDeps) {
   const tokens = new InternalTokenCache(internalKey(deps.internalAuthSecret));
   app.all('/trpc/:service/{*rest}', refuseBearer(), requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
   app.use('/console', refuseBearer());
+  // The console is static files with no build step; its data comes from /auth and /trpc above.
+  // Relative asset URLs in index.html need the trailing slash; Express matches /console/ here too.
+  app.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect('/console/') : next()));
+  app.use('/console', express.static(CONSOLE_DIR, { index: 'index.html', redirect: false }));
   app.get('/', (_req, res) => res.redirect('/developers/reference'));
 
   app.use((req: Request, res: Response) => sendError(req, res, new AppError('route_not_found', `No route ${req.method} ${req.path}.`)));

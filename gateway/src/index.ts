@@ -12,7 +12,7 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', 
 const db = createDb<GatewayDB>(pool);
 await migrateSchema(db, 'gateway', migrations);
 
-const serviceUrls = { identity: config.IDENTITY_URL };
+const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL };
 const services = createServiceClients(serviceUrls, config.INTERNAL_AUTH_SECRET);
 const app = createGatewayApp({
   services,
@@ -24,8 +24,10 @@ const app = createGatewayApp({
   sessionTtlHours: config.SESSION_TTL_HOURS,
   ready: async () => {
     await pingDb(db);
-    const res = await fetch(`${config.IDENTITY_URL}/readyz`);
-    if (!res.ok) throw new Error('identity not ready');
+    for (const url of Object.values(serviceUrls)) {
+      const res = await fetch(`${url}/readyz`);
+      if (!res.ok) throw new Error(`${url} not ready`);
+    }
   },
 });
 await serveUntilSignalled(createServer(app), config.GATEWAY_PORT, config.HOST, logger, () => db.destroy());

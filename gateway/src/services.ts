@@ -1,16 +1,24 @@
 import { createServiceClient, InternalTokenCache, internalKey, SYSTEM_SUBJECT, type CallContext } from '@hireloop/platform';
 import type { IdentityRouter } from '@hireloop/identity';
+import type { RecruitingRouter } from '@hireloop/recruiting';
 import { SCOPES } from '@hireloop/contracts';
 
-/** Typed clients of every service the gateway fronts; one per process. */
-export function createServiceClients(urls: { identity: string }, internalAuthSecret: string) {
+export interface ServiceUrls {
+  identity: string;
+  recruiting: string;
+}
+
+/** Typed clients of every service the gateway fronts; one set per process. */
+export function createServiceClients(urls: ServiceUrls, internalAuthSecret: string) {
   const tokens = new InternalTokenCache(internalKey(internalAuthSecret));
   const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);
+  const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens);
   return {
-    identity,
+    /** Clients that act for one caller (an API key's organization and scopes). */
+    forCaller: (call: CallContext) => ({ identity: identity(call), recruiting: recruiting(call) }),
     /** The gateway itself, e.g. to verify an API key or a session. */
     identityAsSystem: (requestId: string) => identity({ auth: { sub: SYSTEM_SUBJECT, org: null, scopes: [...SCOPES] }, requestId }),
   };
 }
 export type ServiceClients = ReturnType<typeof createServiceClients>;
-export type { CallContext };
+export type CallerClients = ReturnType<ServiceClients['forCaller']>;

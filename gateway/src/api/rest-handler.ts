@@ -11,10 +11,10 @@ import { errorBodyJson, internalError } from './errors.js';
  * /api/v1 through trpc-to-openapi. The library writes its own error body; this is the one place
  * that replaces it with our envelope (PRODUCT.md §3) and hides anything internal behind 500.
  */
-export function restHandler(services: ServiceClients, logger: Logger) {
+export function restHandler(services: ServiceClients, publicBaseUrl: string, logger: Logger) {
   const handle = createOpenApiNodeHttpHandler({
     router: restRouter,
-    createContext: createRestContext(services) as never,
+    createContext: createRestContext(services, publicBaseUrl) as never,
     responseMeta: ({ ctx, errors }) => {
       const context = ctx as RestContext | undefined;
       if (errors.length) return {};

@@ -1,8 +1,16 @@
 import { router } from './trpc.js';
 import { me } from './me.js';
+import { createCandidate, getCandidate, listCandidates } from './candidates.js';
+import { createPosition, getPosition, listPositions } from './positions.js';
 
 /** Every public /api/v1 route: one procedure each, with its scope and REST mapping in meta. */
 export const restRouter = router({
   me,
+  createCandidate,
+  listCandidates,
+  getCandidate,
+  createPosition,
+  listPositions,
+  getPosition,
 });
 export type RestRouter = typeof restRouter;

@@ -10,17 +10,19 @@ export interface RestContext {
   requestId: string;
   caller: ApiCaller | undefined;
   services: ServiceClients;
+  publicBaseUrl: string;
   /** A procedure sets these for a status other than 200 or extra headers (Location). */
   response: { status?: number; headers: Record<string, string> };
 }
 
-export function createRestContext(services: ServiceClients) {
+export function createRestContext(services: ServiceClients, publicBaseUrl: string) {
   return ({ req, res }: { req: Request; res: Response }): RestContext => ({
     req,
     res,
     requestId: locals(req).requestId,
     caller: locals(req).caller,
     services,
+    publicBaseUrl,
     response: { headers: {} },
   });
 }
@@ -41,5 +43,5 @@ export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
     throw new AppError('insufficient_scope', `This route needs the \`${scope}\` scope; the key has ${caller.scopes.map((s) => `\`${s}\``).join(', ')}.`);
   }
   const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId };
-  return next({ ctx: { ...ctx, caller, call } });
+  return next({ ctx: { ...ctx, caller, ...ctx.services.forCaller(call) } });
 });

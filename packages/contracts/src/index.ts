@@ -2,3 +2,5 @@ export * from './scopes.js';
 export * from './errors.js';
 export * from './common.js';
 export * from './identity.js';
+export * from './recruiting.js';
+export * from './events.js';

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import { AppError } from './errors.js';
 
 /** Where a keyset page ends: lists are ordered newest first by (created_at, id). */
@@ -54,4 +55,15 @@ export function toPage<Row extends { created_at: Date; id: string }>(
   const last = items[items.length - 1];
   const nextCursor = rows.length > limit && last ? codec.encode({ createdAt: last.created_at, id: last.id }, filters) : null;
   return { items, nextCursor };
+}
+
+/**
+ * The keyset condition "strictly after this position" in newest-first order, as one row
+ * comparison so Postgres can walk a (organization_id, created_at desc, id desc) index.
+ * Timestamps are stored at millisecond precision so a position round-trips exactly.
+ */
+export function olderThan(position: KeysetPosition, table?: string) {
+  const created = table ? sql.ref(`${table}.created_at`) : sql.ref('created_at');
+  const id = table ? sql.ref(`${table}.id`) : sql.ref('id');
+  return sql<boolean>`(${created}, ${id}) < (${position.createdAt}, ${position.id})`;
 }

@@ -13,3 +13,4 @@ export * from './service-server.js';
 export * from './service-client.js';
 export * from './cursor.js';
 export * from './runtime-file.js';
+export * from './outbox.js';

@@ -38,10 +38,14 @@ export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: stri
  * (service down, connection refused) becomes 503 service_unavailable.
  */
 export function rethrowServiceError(error: unknown): never {
-  if (error instanceof TRPCClientError) {
-    const data = (error.data ?? {}) as AppErrorData & { httpStatus?: number };
-    if (data.appCode) throw new AppError(data.appCode as ErrorCode, error.message, data.appDetails as ErrorDetail[] | undefined, data.appExtra);
-    if (!error.data) throw new AppError('service_unavailable', 'A platform service is unavailable; try again shortly.');
-  }
-  throw error;
+  throw appErrorFromClientError(error) ?? error;
+}
+
+/** The AppError behind a failed service call, or null when `error` is not a service-call failure. */
+export function appErrorFromClientError(error: unknown): AppError | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data = (error.data ?? {}) as AppErrorData & { httpStatus?: number };
+  if (data.appCode) return new AppError(data.appCode as ErrorCode, error.message, data.appDetails as ErrorDetail[] | undefined, data.appExtra);
+  if (!error.data) return new AppError('service_unavailable', 'A platform service is unavailable; try again shortly.');
+  return null;
 }

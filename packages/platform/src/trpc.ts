@@ -3,18 +3,27 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { ErrorDetail, Scope } from '@hireloop/contracts';
 import { AppError, toTRPCError, type AppErrorData } from './errors.js';
+import { appErrorFromClientError } from './service-client.js';
 import type { InternalAuth } from './internal-auth.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
 export type ProcedureMeta = OpenApiMeta & { scope?: Scope };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+  return error.issues.flatMap((i) => {
+    const path = i.path.map(String).join('.');
+    // One detail per unknown field, named by its own path, so a client sees which one to drop.
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: path ? `${path}.${k}` : k, message: 'unknown field or parameter' }));
+    return [{ path: path || '(root)', message: i.message }];
+  });
 }
 
 /** Reads the platform error out of anything a procedure threw. */
 export function appErrorOf(error: TRPCError): AppError | null {
   if (error.cause instanceof AppError) return error.cause;
+  // A procedure that called another service and let its error through.
+  const fromService = appErrorFromClientError(error.cause);
+  if (fromService) return fromService;
   if (error.cause instanceof ZodError) {
     return new AppError('validation_failed', 'The request did not pass validation.', zodIssuesToDetails(error.cause));
   }

@@ -7,7 +7,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       id text primary key,
       name text not null,
       slug text unique,
-      created_at timestamptz not null default now()
+      created_at timestamptz not null default date_trunc('milliseconds', now())
     );
     create table if not exists identity.users (
       id text primary key,
@@ -15,14 +15,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       email text not null,
       name text not null,
       password_hash text not null,
-      created_at timestamptz not null default now()
+      created_at timestamptz not null default date_trunc('milliseconds', now())
     );
     create unique index if not exists users_email_lower on identity.users (lower(email));
     create table if not exists identity.sessions (
       id text primary key,
       token_hash text not null unique,
       user_id text not null references identity.users(id),
-      created_at timestamptz not null default now(),
+      created_at timestamptz not null default date_trunc('milliseconds', now()),
       expires_at timestamptz not null,
       revoked_at timestamptz
     );
@@ -35,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       scopes text[] not null check (cardinality(scopes) > 0),
       rate_limit_per_minute integer not null default 120 check (rate_limit_per_minute > 0),
       created_by text references identity.users(id),
-      created_at timestamptz not null default now(),
+      created_at timestamptz not null default date_trunc('milliseconds', now()),
       last_used_at timestamptz,
       revoked_at timestamptz
     );

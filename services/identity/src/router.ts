@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, User } from '@hireloop/contracts';
+import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, User } from '@hireloop/contracts';
 import type { IdentityDB } from './db.js';
 import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
@@ -15,7 +15,6 @@ export interface IdentityDeps {
 }
 
 const ListInput = z.object({ limit: PageLimit, cursor: Cursor.optional() });
-const Page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 const userId = (sub: string) => (sub.startsWith('usr_') ? sub : null);
 
 export function createIdentityRouter(deps: IdentityDeps) {
@@ -33,7 +32,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .mutation(({ ctx, input }) => createApiKey(db, ctx.org, input, userId(ctx.auth.sub))),
       list: orgProcedure
         .input(ListInput)
-        .output(Page(ApiKey))
+        .output(pageOf(ApiKey))
         .query(({ ctx, input }) => listApiKeys(db, deps.cursors, ctx.org, input.limit, input.cursor)),
       revoke: orgProcedure
         .input(z.object({ id: ApiKeyId }))

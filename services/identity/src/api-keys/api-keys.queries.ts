@@ -1,4 +1,4 @@
-import { AppError, newId, generateApiKey, hashApiKey, apiKeyDisplayPrefix, sql, type CursorCodec, toPage } from '@hireloop/platform';
+import { AppError, newId, generateApiKey, hashApiKey, apiKeyDisplayPrefix, olderThan, sql, type CursorCodec, toPage } from '@hireloop/platform';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, ID_PREFIXES, type ApiKey, type CreatedApiKey, type CreateApiKeyInput, type Scope } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../db.js';
@@ -41,7 +41,7 @@ export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: st
   let query = db.selectFrom('identity.api_keys').selectAll().where('organization_id', '=', organizationId);
   if (cursor) {
     const at = codec.decode(cursor, filters);
-    query = query.where((eb) => eb.or([eb('created_at', '<', at.createdAt), eb.and([eb('created_at', '=', at.createdAt), eb('id', '<', at.id)])]));
+    query = query.where(olderThan(at));
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   const page = toPage(rows, limit, codec, filters);

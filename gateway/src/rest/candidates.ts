@@ -1,0 +1,42 @@
+import { Candidate, CandidateId, CreateCandidateBody, envelope, ListCandidatesQuery } from '@hireloop/contracts';
+import { z } from 'zod';
+import { apiProcedure } from './trpc.js';
+import { linkNextPage } from './pagination.js';
+
+const tags = ['Candidates'];
+
+export const createCandidate = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'POST', path: '/candidates', tags, summary: 'Create a candidate', successDescription: 'The candidate was created',
+      description: 'E-mail and name are required. An e-mail already in the organization (case-insensitive) is 409 `candidate_exists`, with the existing `candidateId` in the error.',
+    },
+  })
+  .input(CreateCandidateBody)
+  .output(envelope(Candidate))
+  .mutation(async ({ ctx, input }) => {
+    const candidate = await ctx.recruiting.candidates.create.mutate(input);
+    ctx.response.status = 201;
+    ctx.response.headers['Location'] = `/api/v1/candidates/${candidate.id}`;
+    return { data: candidate };
+  });
+
+export const listCandidates = apiProcedure
+  .meta({
+    scope: 'read',
+    openapi: { method: 'GET', path: '/candidates', tags, summary: 'List candidates', description: 'Newest first. Filters: `email`, `externalId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' },
+  })
+  .input(ListCandidatesQuery)
+  .output(envelope(z.array(Candidate)))
+  .query(async ({ ctx, input }) => {
+    const page = await ctx.recruiting.candidates.list.query(input);
+    linkNextPage(ctx, page.nextCursor);
+    return { data: page.items };
+  });
+
+export const getCandidate = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/candidates/{id}', tags, summary: 'Get a candidate', errorResponses: [404] } })
+  .input(z.object({ id: CandidateId }).strict())
+  .output(envelope(Candidate))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.candidates.get.query(input) }));

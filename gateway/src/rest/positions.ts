@@ -1,0 +1,36 @@
+import { CreatePositionBody, envelope, ListPositionsQuery, Position, PositionId } from '@hireloop/contracts';
+import { z } from 'zod';
+import { apiProcedure } from './trpc.js';
+import { linkNextPage } from './pagination.js';
+
+const tags = ['Positions'];
+
+export const createPosition = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: { method: 'POST', path: '/positions', tags, summary: 'Create a position', successDescription: 'The position was created', description: 'Only `title` is required. `interviewQuestions` (0–20) are asked in AI interviews for this position; a default set is used when empty.' },
+  })
+  .input(CreatePositionBody)
+  .output(envelope(Position))
+  .mutation(async ({ ctx, input }) => {
+    const position = await ctx.recruiting.positions.create.mutate(input);
+    ctx.response.status = 201;
+    ctx.response.headers['Location'] = `/api/v1/positions/${position.id}`;
+    return { data: position };
+  });
+
+export const listPositions = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions', tags, summary: 'List positions', description: 'Newest first. Filter: `status`. The next page is in `Link: rel="next"`.' } })
+  .input(ListPositionsQuery)
+  .output(envelope(z.array(Position)))
+  .query(async ({ ctx, input }) => {
+    const page = await ctx.recruiting.positions.list.query(input);
+    linkNextPage(ctx, page.nextCursor);
+    return { data: page.items };
+  });
+
+export const getPosition = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions/{id}', tags, summary: 'Get a position', errorResponses: [404] } })
+  .input(z.object({ id: PositionId }).strict())
+  .output(envelope(Position))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.positions.get.query(input) }));

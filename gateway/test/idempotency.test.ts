@@ -1,0 +1,82 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { call, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
+
+describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  let db: pg.Client;
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write']);
+    db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+  });
+  after(() => db.end());
+
+  const body = (n: string) => ({ email: `idem-${n}@example.com`, name: `Idem ${n}` });
+
+  it('replays the first response for the same key and body, with Idempotent-Replayed: true', async () => {
+    const headers = { 'idempotency-key': `k-${Date.now()}` };
+    const first = await call('POST', '/api/v1/candidates', { key: org.key, body: body('a'), headers });
+    assert.equal(first.status, 201);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    const again = await call('POST', '/api/v1/candidates', { key: org.key, body: body('a'), headers });
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.body.data.id, first.body.data.id);
+    assert.equal(again.headers.get('location'), first.headers.get('location'));
+    const list = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(body('a').email)}`, { key: org.key });
+    assert.equal(list.body.data.length, 1, 'created once');
+  });
+
+  it('422 idempotency_key_reused for the same key with a different body', async () => {
+    const headers = { 'idempotency-key': `k2-${Date.now()}` };
+    assert.equal((await call('POST', '/api/v1/candidates', { key: org.key, body: body('b'), headers })).status, 201);
+    const changed = await call('POST', '/api/v1/candidates', { key: org.key, body: body('c'), headers });
+    assert.equal(changed.status, 422);
+    assert.equal(changed.body.error.code, 'idempotency_key_reused');
+  });
+
+  it('409 idempotency_key_in_use while the first request is still running', async () => {
+    const idem = `k3-${Date.now()}`;
+    const payload = body('d');
+    // The first request's claim, as the gateway writes it when it starts executing.
+    const { createHash } = await import('node:crypto');
+    await db.query(
+      `insert into gateway.idempotency_keys (api_key_id, method, path, idempotency_key, fingerprint, state, locked_until)
+       values ($1, 'POST', '/candidates', $2, $3, 'in_flight', now() + interval '1 minute')`,
+      [org.keyId, idem, createHash('sha256').update(JSON.stringify(payload)).digest('hex')],
+    );
+    const res = await call('POST', '/api/v1/candidates', { key: org.key, body: payload, headers: { 'idempotency-key': idem } });
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.body.error.code, 'idempotency_key_in_use');
+  });
+
+  it('concurrent duplicates never both execute', async () => {
+    const headers = { 'idempotency-key': `k4-${Date.now()}` };
+    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/v1/candidates', { key: org.key, body: body('e'), headers })));
+    const statuses = results.map((r) => r.status);
+    assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','));
+    const executed = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') !== 'true');
+    assert.equal(executed.length, 1, statuses.join(','));
+    const list = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(body('e').email)}`, { key: org.key });
+    assert.equal(list.body.data.length, 1);
+  });
+
+  it('keys are per API key: another key with the same Idempotency-Key executes anew', async () => {
+    const other = await newOrganizationWithKey(['write']);
+    const headers = { 'idempotency-key': `shared-${Date.now()}` };
+    const a = await call('POST', '/api/v1/candidates', { key: org.key, body: body('f'), headers });
+    const b = await call('POST', '/api/v1/candidates', { key: other.key, body: body('f'), headers });
+    assert.equal(a.status, 201);
+    assert.equal(b.status, 201);
+    assert.equal(b.headers.get('idempotent-replayed'), null);
+    assert.notEqual(a.body.data.id, b.body.data.id);
+  });
+
+  it('refuses an Idempotency-Key longer than 255 characters', async () => {
+    const res = await call('POST', '/api/v1/candidates', { key: org.key, body: body('g'), headers: { 'idempotency-key': 'x'.repeat(256) } });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.error.code, 'validation_failed');
+  });
+});

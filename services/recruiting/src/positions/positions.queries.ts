@@ -1,0 +1,76 @@
+import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
+
+/** Asked when a position has no questions of its own (PRODUCT.md §7). */
+export const DEFAULT_INTERVIEW_QUESTIONS = [
+  'Tell us about yourself and what draws you to this role.',
+  'Describe a recent project you are proud of and your part in it.',
+  'Tell us about a time you disagreed with a colleague. How did you resolve it?',
+  'What would you want to learn or achieve in your first six months here?',
+];
+
+export function toPosition(row: Selectable<PositionsTable>): Position {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    department: row.department,
+    location: row.location,
+    employmentType: row.employment_type as Position['employmentType'],
+    status: row.status,
+    externalId: row.external_id,
+    interviewQuestions: row.interview_questions,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function getPositionRow(db: Db, organizationId: string, id: string) {
+  const row = await db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No position ${id}.`);
+  return row;
+}
+
+export async function insertPosition(trx: Db, organizationId: string, input: CreatePositionBody & { source?: string }): Promise<Position> {
+  const now = new Date();
+  const row = await trx
+    .insertInto('recruiting.positions')
+    .values({
+      id: newId(ID_PREFIXES.position, now.getTime()),
+      organization_id: organizationId,
+      title: input.title,
+      description: input.description ?? null,
+      department: input.department ?? null,
+      location: input.location ?? null,
+      employment_type: input.employmentType,
+      status: input.status,
+      external_id: input.externalId ?? null,
+      ...(input.source ? { source: input.source } : {}),
+      interview_questions: JSON.stringify(input.interviewQuestions),
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new AppError('conflict', `A position with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+  const position = toPosition(row);
+  await recordEvent(trx, SCHEMA, organizationId, 'position.created', position);
+  return position;
+}
+
+export function createPosition(db: Kysely<RecruitingDB>, organizationId: string, input: CreatePositionBody): Promise<Position> {
+  return db.transaction().execute((trx) => insertPosition(trx, organizationId, input));
+}
+
+export async function listPositions(db: Db, codec: CursorCodec, organizationId: string, query: ListPositionsQuery) {
+  const { limit, cursor, ...filters } = query;
+  let q = db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId);
+  if (filters.status) q = q.where('status', '=', filters.status);
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, filters)));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = toPage(rows, limit, codec, filters);
+  return { items: page.items.map(toPosition), nextCursor: page.nextCursor };
+}
