@@ -11,6 +11,7 @@ import { restHandler } from './api/rest-handler.js';
 import { sendError, internalError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
+import { inviteRoutes } from './invite/invite-routes.js';
 import { authRoutes } from './session/auth-routes.js';
 import { refuseBearer, requireSession } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
@@ -48,6 +49,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
   app.use('/api/v1', authenticateApiKey(deps.services), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
   app.use('/developers', referenceRoutes());
+  app.use('/i', inviteRoutes(deps.services, deps.logger));
 
   // Internal frontends: cookie sessions only.
   const secureCookies = deps.publicBaseUrl.startsWith('https:');

@@ -13,11 +13,14 @@ export function createServiceClients(urls: ServiceUrls, internalAuthSecret: stri
   const tokens = new InternalTokenCache(internalKey(internalAuthSecret));
   const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);
   const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens);
+  const system = { sub: SYSTEM_SUBJECT, org: null, scopes: [...SCOPES] };
   return {
     /** Clients that act for one caller (an API key's organization and scopes). */
     forCaller: (call: CallContext) => ({ identity: identity(call), recruiting: recruiting(call) }),
     /** The gateway itself, e.g. to verify an API key or a session. */
-    identityAsSystem: (requestId: string) => identity({ auth: { sub: SYSTEM_SUBJECT, org: null, scopes: [...SCOPES] }, requestId }),
+    identityAsSystem: (requestId: string) => identity({ auth: system, requestId }),
+    /** The gateway itself on the candidate's invite page (the token is the credential). */
+    recruitingAsSystem: (requestId: string) => recruiting({ auth: system, requestId }),
   };
 }
 export type ServiceClients = ReturnType<typeof createServiceClients>;

@@ -8,6 +8,13 @@ export const WorkerConfig = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   WORKER_PORT: z.coerce.number().int().default(3109),
+  RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
+  INTERNAL_AUTH_SECRET: z.string().min(32, 'INTERNAL_AUTH_SECRET must be at least 32 characters'),
+  /** Without a key the offline provider answers (model "offline"). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   HOST: z.string().default('127.0.0.1'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;

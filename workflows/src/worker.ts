@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '@hireloop/platform';
 import { loadWorkerConfig } from './config.js';
+import { createActivities } from './activities/index.js';
 
 const config = loadWorkerConfig();
 const logger = createLogger('worker', config.LOG_LEVEL);
@@ -16,7 +17,7 @@ const worker = await Worker.create({
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
-  activities: {},
+  activities: createActivities(config),
 });
 
 // /readyz answers 200 while the worker polls its task queue.
@@ -38,7 +39,7 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker running');
+logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS, ai: config.OPENAI_API_KEY ? config.OPENAI_MODEL : 'offline' }, 'worker running');
 try {
   await worker.run();
 } finally {

@@ -12,7 +12,8 @@ export function jsonBody() {
   const parse = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
     const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined;
-    if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
+    if (req.method === 'DELETE' && !hasBody) return next();
     const type = req.headers['content-type'];
     if (hasBody && !(type && /^application\/([a-z.+-]*\+)?json\b/i.test(type))) {
       return sendError(req, res, new AppError('unsupported_media_type', `Send the body as application/json${type ? `, not ${type.split(';')[0]}` : ''}.`));

@@ -95,3 +95,136 @@ export type ListPositionsQuery = z.infer<typeof ListPositionsQuery>;
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
+
+export const InterviewStatus = z.enum(['scheduled', 'in_progress', 'completed', 'cancelled', 'expired']);
+export type InterviewStatus = z.infer<typeof InterviewStatus>;
+
+export const Interview = z
+  .object({
+    id: InterviewId,
+    title: z.string(),
+    status: InterviewStatus,
+    candidate: z.object({ id: CandidateId, email: z.string(), name: z.string() }),
+    positionId: PositionId,
+    duration: z.number().int().describe('Length in whole minutes'),
+    inviteUrl: z.url().describe('The page where the candidate takes the interview; send it to the candidate'),
+    expiresAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    completedAt: Timestamp.nullable(),
+    cancelledAt: Timestamp.nullable(),
+    cancellationReason: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Interview' });
+export type Interview = z.infer<typeof Interview>;
+
+export const CreateInterviewBody = z
+  .object({
+    title: Name.optional().describe('Defaults to "<position title> interview"'),
+    candidate: z
+      .object({ email: Email, name: Name.optional().describe('Required when no candidate with this e-mail exists yet') })
+      .strict(),
+    positionId: PositionId,
+    duration: z.number().int().min(5).max(180).default(30).describe('Whole minutes, 5–180'),
+    expiresInDays: z.number().int().min(1).max(90).default(14).describe('The invite expires this many days after creation'),
+  })
+  .strict()
+  .meta({ id: 'CreateInterviewBody' });
+export type CreateInterviewBody = z.infer<typeof CreateInterviewBody>;
+
+export const ListInterviewsQuery = ListQuery.extend({
+  status: InterviewStatus.optional(),
+  candidateId: CandidateId.optional(),
+  positionId: PositionId.optional(),
+  createdAfter: InstantFilter.optional(),
+  createdBefore: InstantFilter.optional(),
+}).strict();
+export type ListInterviewsQuery = z.infer<typeof ListInterviewsQuery>;
+
+export const CancellationReason = z.string().trim().min(1).max(1000);
+
+export const Recommendation = z.enum(['strong_no', 'no', 'mixed', 'yes', 'strong_yes']);
+export const EvaluationStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
+
+/** The structured evaluation the AI produces (validated before it is stored). */
+export const EvaluationResult = z.object({
+  overallScore: z.number().int().min(0).max(100),
+  recommendation: Recommendation,
+  summary: z.string().min(1).max(5000),
+  strengths: z.array(z.string().max(1000)).max(20),
+  concerns: z.array(z.string().max(1000)).max(20),
+  competencies: z.array(z.object({ name: z.string().max(200), score: z.number().int().min(1).max(5), rationale: z.string().max(2000) })).max(20),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResult>;
+
+export const InterviewAnswer = z.object({ question: z.string(), answer: z.string() });
+
+export const Evaluation = z
+  .object({
+    interviewId: InterviewId,
+    status: EvaluationStatus,
+    overallScore: z.number().int().nullable(),
+    recommendation: Recommendation.nullable(),
+    summary: z.string().nullable(),
+    strengths: z.array(z.string()),
+    concerns: z.array(z.string()),
+    competencies: z.array(z.object({ name: z.string(), score: z.number().int(), rationale: z.string() })),
+    answers: z.array(InterviewAnswer),
+    model: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    completedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'Evaluation' });
+export type Evaluation = z.infer<typeof Evaluation>;
+
+export const FlowId = prefixedId(ID_PREFIXES.flow);
+export const StageId = prefixedId(ID_PREFIXES.stage);
+export const StageKind = z.enum(['screen', 'ai_interview', 'review', 'offer']);
+
+export const HiringFlow = z
+  .object({
+    id: FlowId,
+    name: z.string(),
+    description: z.string().nullable(),
+    positionId: PositionId.nullable(),
+    stages: z.array(z.object({ id: StageId, name: z.string(), kind: StageKind, position: z.number().int() })),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'HiringFlow' });
+export type HiringFlow = z.infer<typeof HiringFlow>;
+
+export const FlowInput = z
+  .object({
+    name: Name,
+    description: z.string().max(20_000).optional(),
+    positionId: PositionId.optional(),
+    stages: z.array(z.object({ name: Name, kind: StageKind }).strict()).min(1).max(20),
+  })
+  .strict();
+export type FlowInput = z.infer<typeof FlowInput>;
+
+export const ListFlowsQuery = ListQuery.extend({}).strict();
+
+export const EnrollmentStatus = z.enum(['active', 'completed', 'withdrawn']);
+export const Enrollment = z
+  .object({
+    id: prefixedId(ID_PREFIXES.enrollment),
+    flowId: FlowId,
+    candidateId: CandidateId,
+    stageId: StageId,
+    status: EnrollmentStatus,
+    interviewId: InterviewId.nullable().describe('The AI interview scheduled when the stage is an ai_interview stage'),
+    enrolledAt: Timestamp,
+  })
+  .meta({ id: 'Enrollment' });
+export type Enrollment = z.infer<typeof Enrollment>;
+
+export const EnrollBody = z
+  .union([
+    z.object({ candidateId: CandidateId }).strict(),
+    z.object({ candidate: z.object({ email: Email, name: Name }).strict() }).strict(),
+  ])
+  .meta({ id: 'EnrollBody', description: 'Either an existing `candidateId`, or a `candidate` to find by e-mail or create' });
+export type EnrollBody = z.infer<typeof EnrollBody>;

@@ -1,13 +1,16 @@
 import { createIdentityClient } from '@hireloop/identity/client';
+import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { rethrowServiceError } from '@hireloop/platform';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.hireloop.dev';
 
 /**
- * First start: the demo organization and its admin. Every start: a fresh API key with every
- * scope, printed once (the stack never stores it).
+ * First start: the demo organization, its admin and two hiring flows. Every start: a fresh API
+ * key with every scope, printed once (the stack never stores it).
  */
-export async function bootstrapDemo(identityUrl: string, internalAuthSecret: string, adminPassword: string) {
+export async function bootstrapDemo(env: Record<string, string>, adminPassword: string) {
+  const internalAuthSecret = env['INTERNAL_AUTH_SECRET']!;
+  const identityUrl = env['IDENTITY_URL']!;
   const identity = createIdentityClient(identityUrl, internalAuthSecret);
   const { organization, created } = await identity.system.organizations.ensureDemo
     .mutate({ email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', password: adminPassword })
@@ -16,5 +19,6 @@ export async function bootstrapDemo(identityUrl: string, internalAuthSecret: str
     .forOrganization(organization.id)
     .apiKeys.create.mutate({ name: `npm start ${new Date().toISOString()}`, scopes: ['read', 'write', 'admin'] })
     .catch(rethrowServiceError);
+  await createRecruitingClient(env['RECRUITING_URL']!, internalAuthSecret).system.flows.seedDemo.mutate({ organizationId: organization.id }).catch(rethrowServiceError);
   return { organization, created, apiKey: key.key, admin: { email: DEMO_ADMIN_EMAIL, password: adminPassword } };
 }

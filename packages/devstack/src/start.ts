@@ -37,7 +37,7 @@ try {
     },
   });
   writeRuntimeInfo({ identityUrl: stack.env['IDENTITY_URL']!, internalAuthSecret: stack.env['INTERNAL_AUTH_SECRET']!, gatewayUrl: stack.urls.gateway, pid: process.pid });
-  const demo = await bootstrapDemo(stack.env['IDENTITY_URL']!, stack.env['INTERNAL_AUTH_SECRET']!, localSecrets(DATA_DIR).demoAdminPassword);
+  const demo = await bootstrapDemo(stack.env, localSecrets(DATA_DIR).demoAdminPassword);
   for (const child of stack.children) {
     void child.exited.then((code) => {
       if (stopping) return;

@@ -34,7 +34,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const dataDir = join(DATA_DIR, 'test-stack');
+// One directory per run, so runs can overlap (a developer's and a helper's); removed when it passed.
+const dataDir = join(DATA_DIR, 'test-stacks', String(process.pid));
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 const logFile = join(dataDir, 'stack.log');
@@ -53,7 +54,7 @@ try {
     log: (name) => (line) => logStream.write(`${name.padEnd(10)}| ${line}\n`),
   });
   const admin = localSecrets(dataDir).demoAdminPassword;
-  const demo = await bootstrapDemo(stack.env['IDENTITY_URL']!, stack.env['INTERNAL_AUTH_SECRET']!, admin);
+  const demo = await bootstrapDemo(stack.env, admin);
   step(`Running ${files.length} test files`);
   exitCode = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2',
@@ -85,4 +86,6 @@ if (existsSync(tapFile)) {
   const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
   process.stdout.write(`\ntests: ${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped')} skipped\n`);
 }
+if (exitCode === 0) rmSync(dataDir, { recursive: true, force: true });
+else process.stdout.write(`stack output kept in ${relative(ROOT, logFile)}\n`);
 process.exit(exitCode);

@@ -14,3 +14,4 @@ export * from './service-client.js';
 export * from './cursor.js';
 export * from './runtime-file.js';
 export * from './outbox.js';
+export * from './workflow-outbox.js';

@@ -85,7 +85,12 @@ export function createServiceProcedures() {
     if (!org) throw toTRPCError(new AppError('forbidden', 'This call needs an organization in its token.'));
     return next({ ctx: { ...ctx, auth: { ...ctx.auth, org }, org } });
   });
-  return { router: t.router, middleware: t.middleware, createCallerFactory: t.createCallerFactory, internalProcedure, systemProcedure, orgProcedure };
+  /** The platform acting inside one organization (workflows, relays): both checks at once. */
+  const systemOrgProcedure = orgProcedure.use(({ ctx, next }) => {
+    if (ctx.auth.sub !== 'system') throw toTRPCError(new AppError('forbidden', 'Only the platform itself may call this.'));
+    return next();
+  });
+  return { router: t.router, middleware: t.middleware, createCallerFactory: t.createCallerFactory, internalProcedure, systemProcedure, orgProcedure, systemOrgProcedure };
 }
 
 export { TRPCError };

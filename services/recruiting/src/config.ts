@@ -8,6 +8,7 @@ export const RecruitingConfig = BaseConfig.extend({
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
+  EXPIRY_SWEEP_SECONDS: z.coerce.number().min(1).default(30),
 });
 export type RecruitingConfig = z.infer<typeof RecruitingConfig>;
 export const loadRecruitingConfig = () => loadConfig(RecruitingConfig);

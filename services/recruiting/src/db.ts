@@ -32,7 +32,78 @@ export interface PositionsTable {
   updated_at: Timestamp;
 }
 
+export interface InterviewsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  status: 'scheduled' | 'in_progress' | 'completed' | 'cancelled' | 'expired';
+  candidate_id: string;
+  position_id: string;
+  duration_minutes: number;
+  invite_token_hash: string;
+  questions: Json<string[]>;
+  answers: ColumnType<string[] | null, string | null, string | null>;
+  expires_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  cancellation_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EvaluationsTable {
+  interview_id: string;
+  organization_id: string;
+  status: 'processing' | 'completed' | 'failed';
+  overall_score: number | null;
+  recommendation: string | null;
+  summary: string | null;
+  strengths: Json<string[]>;
+  concerns: Json<string[]>;
+  competencies: Json<{ name: string; score: number; rationale: string }[]>;
+  model: string | null;
+  error: ColumnType<{ code: string; message: string } | null, string | null, string | null>;
+  completed_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface HiringFlowsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  position_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FlowStagesTable {
+  id: string;
+  flow_id: string;
+  name: string;
+  kind: 'screen' | 'ai_interview' | 'review' | 'offer';
+  position: number;
+}
+
+export interface EnrollmentsTable {
+  id: string;
+  organization_id: string;
+  flow_id: string;
+  candidate_id: string;
+  stage_id: string;
+  status: 'active' | 'completed' | 'withdrawn';
+  interview_id: string | null;
+  enrolled_at: Timestamp;
+}
+
 export interface RecruitingDB {
+  'recruiting.interviews': InterviewsTable;
+  'recruiting.evaluations': EvaluationsTable;
+  'recruiting.hiring_flows': HiringFlowsTable;
+  'recruiting.flow_stages': FlowStagesTable;
+  'recruiting.enrollments': EnrollmentsTable;
   'recruiting.candidates': CandidatesTable;
   'recruiting.positions': PositionsTable;
 }

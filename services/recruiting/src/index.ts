@@ -1,15 +1,38 @@
-import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { Client, Connection } from '@temporalio/client';
+import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled, WorkflowStartRelay } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
 import { loadRecruitingConfig } from './config.js';
-import type { RecruitingDB } from './db.js';
+import { SCHEMA, type RecruitingDB } from './db.js';
+import { InviteTokens } from './interviews/invite-token.js';
+import { expireOverdueInterviews } from './interviews/interviews.queries.js';
 import { createRecruitingRouter } from './router.js';
 
 const config = loadRecruitingConfig();
 const logger = createLogger('recruiting', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting', max: 20 });
 const db = createDb<RecruitingDB>(pool);
+await migrateSchema(db, SCHEMA, migrations);
 
-await migrateSchema(db, 'recruiting', migrations);
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET) });
+const tokens = new InviteTokens(config.INTERNAL_AUTH_SECRET, config.PUBLIC_BASE_URL.replace(/\/$/, ''));
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE });
+
+// Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
+const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
+const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
+await relay.start(config.DATABASE_URL);
+
+// Invites past their expiry become `expired` (state in Postgres, so it survives restarts).
+const sweep = setInterval(() => {
+  expireOverdueInterviews(db, tokens).then(
+    (n) => n > 0 && logger.info({ expired: n }, 'expired overdue interviews'),
+    (err: unknown) => logger.warn({ err }, 'expiry sweep failed'),
+  );
+}, config.EXPIRY_SWEEP_SECONDS * 1000);
+
 const server = createServiceServer({ name: 'recruiting', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
-await serveUntilSignalled(server, config.RECRUITING_PORT, config.HOST, logger, () => db.destroy());
+await serveUntilSignalled(server, config.RECRUITING_PORT, config.HOST, logger, async () => {
+  clearInterval(sweep);
+  await relay.stop();
+  await temporal.connection.close();
+  await db.destroy();
+});

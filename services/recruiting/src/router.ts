@@ -1,32 +1,84 @@
-import { CursorCodec, type Kysely } from '@hireloop/platform';
-import { Candidate, CandidateId, CreateCandidateBody, CreatePositionBody, ListCandidatesQuery, ListPositionsQuery, pageOf, Position, PositionId } from '@hireloop/contracts';
 import { z } from 'zod';
+import type { CursorCodec, Kysely } from '@hireloop/platform';
+import {
+  CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
+  EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
+  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId,
+} from '@hireloop/contracts';
 import type { RecruitingDB } from './db.js';
-import { orgProcedure, router } from './trpc.js';
+import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import { createCandidate, getCandidate, listCandidates } from './candidates/candidates.queries.js';
 import { createPosition, getPositionRow, listPositions, toPosition } from './positions/positions.queries.js';
+import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
+import type { InviteTokens } from './interviews/invite-token.js';
+import { evaluationInput, finishEvaluation, getEvaluation } from './evaluations/evaluations.queries.js';
+import { createFlow, enroll, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
+import { seedDemoFlows } from './flows/demo-flows.js';
+import { inviteRouter } from './invites/invites.router.js';
 
 export interface RecruitingDeps {
   db: Kysely<RecruitingDB>;
   cursors: CursorCodec;
+  tokens: InviteTokens;
+  /** Task queue of the workflows this service starts (evaluations). */
+  taskQueue: string;
 }
 
+const ById = <T extends z.ZodType>(id: T) => z.object({ id });
+
 export function createRecruitingRouter(deps: RecruitingDeps) {
-  const { db, cursors } = deps;
+  const { db, cursors, tokens } = deps;
   return router({
     candidates: router({
       create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input)),
       list: orgProcedure.input(ListCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input)),
-      get: orgProcedure.input(z.object({ id: CandidateId })).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
+      get: orgProcedure.input(ById(CandidateId)).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
     }),
     positions: router({
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
       list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input)),
-      get: orgProcedure
-        .input(z.object({ id: PositionId }))
-        .output(Position)
-        .query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
+      get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
     }),
+    interviews: router({
+      schedule: orgProcedure.input(CreateInterviewBody).output(Interview).mutation(({ ctx, input }) => scheduleInterview(db, tokens, ctx.org, input)),
+      list: orgProcedure.input(ListInterviewsQuery).output(pageOf(Interview)).query(({ ctx, input }) => listInterviews(db, cursors, tokens, ctx.org, input)),
+      get: orgProcedure.input(ById(InterviewId)).output(Interview).query(async ({ ctx, input }) => toInterview(await getInterviewRow(db, ctx.org, input.id), tokens)),
+      cancel: orgProcedure
+        .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }))
+        .output(Interview)
+        .mutation(({ ctx, input }) => cancelInterview(db, tokens, ctx.org, input.id, input.reason)),
+    }),
+    evaluations: router({
+      get: orgProcedure.input(z.object({ interviewId: InterviewId })).output(Evaluation).query(({ ctx, input }) => getEvaluation(db, ctx.org, input.interviewId)),
+      /** For the evaluation workflow's activities. */
+      input: systemOrgProcedure.input(z.object({ interviewId: InterviewId })).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId)),
+      complete: systemOrgProcedure
+        .input(z.object({ interviewId: InterviewId, result: EvaluationResult, model: z.string().min(1) }))
+        .output(Evaluation)
+        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, { result: input.result, model: input.model })),
+      fail: systemOrgProcedure
+        .input(z.object({ interviewId: InterviewId, error: z.object({ code: z.string(), message: z.string().max(2000) }), model: z.string().nullable() }))
+        .output(Evaluation)
+        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, { error: input.error, model: input.model })),
+    }),
+    flows: router({
+      list: orgProcedure.input(ListFlowsQuery).output(pageOf(HiringFlow)).query(({ ctx, input }) => listFlows(db, cursors, ctx.org, input)),
+      get: orgProcedure.input(ById(FlowId)).output(HiringFlow).query(({ ctx, input }) => getFlow(db, ctx.org, input.id)),
+      create: orgProcedure.input(FlowInput).output(HiringFlow).mutation(({ ctx, input }) => createFlow(db, ctx.org, input)),
+      update: orgProcedure
+        .input(z.object({ id: FlowId, flow: FlowInput }))
+        .output(HiringFlow)
+        .mutation(({ ctx, input }) => updateFlow(db, ctx.org, input.id, input.flow)),
+      enroll: orgProcedure
+        .input(z.object({ flowId: FlowId, body: EnrollBody }))
+        .output(Enrollment)
+        .mutation(({ ctx, input }) => enroll(db, tokens, ctx.org, input.flowId, input.body)),
+      seedDemo: systemProcedure
+        .input(z.object({ organizationId: OrganizationId }))
+        .output(z.object({ created: z.boolean() }))
+        .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
+    }),
+    invites: inviteRouter(db, tokens, deps.taskQueue),
   });
 }
 

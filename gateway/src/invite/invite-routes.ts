@@ -1,0 +1,73 @@
+import express, { Router, type Request, type Response } from 'express';
+import { AppError, appErrorFromClientError, type Logger } from '@hireloop/platform';
+import type { ServiceClients } from '../services.js';
+import { locals } from '../request-context.js';
+import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
+
+/**
+ * The candidate's invite page at /i/<token>: no login, the unguessable token is the credential.
+ * Plain HTML forms (no script needed); each step redirects back to the page (POST → 303 → GET).
+ */
+export function inviteRoutes(services: ServiceClients, logger: Logger) {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    next();
+  });
+  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }));
+
+  const fail = (req: Request, res: Response, err: unknown) => {
+    const app = err instanceof AppError ? err : appErrorFromClientError(err);
+    if (app?.code === 'not_found' || app?.code === 'validation_failed') return res.status(404).type('html').send(notFoundPage());
+    logger.warn({ err, requestId: locals(req).requestId }, 'invite page failed');
+    res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage());
+  };
+
+  router.get('/:token', async (req, res) => {
+    const token = req.params['token']!;
+    try {
+      const view = await services.recruitingAsSystem(locals(req).requestId).invites.view.query({ token });
+      res.type('html').send(invitePage(view, token));
+    } catch (err) {
+      fail(req, res, err);
+    }
+  });
+
+  router.post('/:token/start', async (req, res) => {
+    const token = req.params['token']!;
+    try {
+      await services.recruitingAsSystem(locals(req).requestId).invites.start.mutate({ token });
+    } catch (err) {
+      // Starting twice, or a page left open after expiry: show the page as it now is.
+      if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);
+    }
+    res.redirect(303, `/i/${encodeURIComponent(token)}`);
+  });
+
+  router.post('/:token/submit', async (req, res) => {
+    const token = req.params['token']!;
+    const raw = (req.body as { answer?: string | string[] } | undefined)?.answer ?? [];
+    const answers = (Array.isArray(raw) ? raw : [raw]).map((a) => String(a));
+    const recruiting = services.recruitingAsSystem(locals(req).requestId);
+    try {
+      await recruiting.invites.submit.mutate({ token, answers });
+      res.redirect(303, `/i/${encodeURIComponent(token)}`);
+    } catch (err) {
+      const app = appErrorFromClientError(err);
+      if (app?.code === 'validation_failed' || app?.code === 'conflict') {
+        try {
+          const view = await recruiting.invites.view.query({ token });
+          const message = app.code === 'conflict' ? app.message : 'Please answer every question before submitting.';
+          return res.status(app.code === 'conflict' ? 409 : 422).type('html').send(invitePage(view, token, { message, answers }));
+        } catch (again) {
+          return fail(req, res, again);
+        }
+      }
+      fail(req, res, err);
+    }
+  });
+  return router;
+}

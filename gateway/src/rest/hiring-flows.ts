@@ -1,0 +1,50 @@
+import { CandidateId, EnrollBody, Enrollment, envelope, FlowId, HiringFlow, ListFlowsQuery } from '@hireloop/contracts';
+import { z } from 'zod';
+import { apiProcedure } from './trpc.js';
+import { linkNextPage } from './pagination.js';
+
+const tags = ['Hiring flows'];
+
+export const listHiringFlows = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/hiring-flows', tags, summary: 'List hiring flows', description: 'Flows are made in the console. Newest first; the next page is in `Link: rel="next"`.' } })
+  .input(ListFlowsQuery)
+  .output(envelope(z.array(HiringFlow)))
+  .query(async ({ ctx, input }) => {
+    const page = await ctx.recruiting.flows.list.query(input);
+    linkNextPage(ctx, page.nextCursor);
+    return { data: page.items };
+  });
+
+export const getHiringFlow = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/hiring-flows/{id}', tags, summary: 'Hiring flow detail', errorResponses: [404] } })
+  .input(z.object({ id: FlowId }).strict())
+  .output(envelope(HiringFlow))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.flows.get.query(input) }));
+
+// The path parameter `id` beside the body; exactly one of `candidateId` and `candidate` (EnrollBody).
+const EnrollInput = z
+  .object({
+    id: FlowId,
+    candidateId: CandidateId.optional(),
+    candidate: z.object({ email: z.email().max(254), name: z.string().trim().min(1).max(200) }).strict().optional(),
+  })
+  .strict()
+  .refine((b) => (b.candidateId === undefined) !== (b.candidate === undefined), { message: 'give exactly one of candidateId and candidate', path: ['candidateId'] });
+
+export const enrollCandidate = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'POST', path: '/hiring-flows/{id}/candidates', tags, summary: 'Enroll a candidate into a flow', successDescription: 'The candidate was enrolled in the first stage', errorResponses: [404],
+      description: 'Body: `{"candidateId": "cand_…"}`, or `{"candidate": {"email", "name"}}` to find the candidate by e-mail or create one. The enrollment starts in the first stage; if that is an `ai_interview` stage, an interview is scheduled for the flow\'s position and its id returned. Enrolling twice is 409 `already_enrolled`.',
+    },
+  })
+  .input(EnrollInput)
+  .output(envelope(Enrollment))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...rest } = input;
+    const body = EnrollBody.parse(rest);
+    const enrollment = await ctx.recruiting.flows.enroll.mutate({ flowId: id, body });
+    ctx.response.status = 201;
+    return { data: enrollment };
+  });

@@ -1,0 +1,74 @@
+import { AppError } from '@hireloop/platform';
+import { CancellationReason, CreateInterviewBody, envelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
+import { z } from 'zod';
+import { apiProcedure } from './trpc.js';
+import { linkNextPage } from './pagination.js';
+
+const tags = ['Interviews'];
+const ById = z.object({ id: InterviewId }).strict();
+
+export const scheduleInterview = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'POST', path: '/interviews', tags, summary: 'Schedule an interview', successDescription: 'The interview was scheduled; send `inviteUrl` to the candidate', errorResponses: [404],
+      description: '`candidate.email` and `positionId` are required. A candidate with a new e-mail is created (then `candidate.name` is required). `duration` is in whole minutes (5–180, default 30); the invite expires after `expiresInDays` (1–90, default 14). A closed position is 409 `position_closed`.',
+    },
+  })
+  .input(CreateInterviewBody)
+  .output(envelope(Interview))
+  .mutation(async ({ ctx, input }) => {
+    const interview = await ctx.recruiting.interviews.schedule.mutate(input);
+    ctx.response.status = 201;
+    ctx.response.headers['Location'] = `/api/v1/interviews/${interview.id}`;
+    return { data: interview };
+  });
+
+export const listInterviews = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews', tags, summary: 'List interviews', description: 'Newest first. Filters: `status`, `candidateId`, `positionId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' } })
+  .input(ListInterviewsQuery)
+  .output(envelope(z.array(Interview)))
+  .query(async ({ ctx, input }) => {
+    const page = await ctx.recruiting.interviews.list.query(input);
+    linkNextPage(ctx, page.nextCursor);
+    return { data: page.items };
+  });
+
+export const getInterview = apiProcedure
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews/{id}', tags, summary: 'Interview status', errorResponses: [404] } })
+  .input(ById)
+  .output(envelope(Interview))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.interviews.get.query(input) }));
+
+export const cancelInterview = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'DELETE', path: '/interviews/{id}', tags, summary: 'Cancel an interview', errorResponses: [404, 409],
+      description: 'A scheduled or in-progress interview becomes `cancelled`; the record is kept. Give an optional `reason` as a query parameter or a JSON body `{"reason": "…"}`. Cancelling a cancelled interview returns it again (200); a completed or expired one is 409 `interview_not_cancellable`.',
+    },
+  })
+  .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }).strict())
+  .output(envelope(Interview))
+  .mutation(async ({ ctx, input }) => {
+    const fromBody = (ctx.req.body as { reason?: unknown } | undefined)?.reason;
+    let reason = input.reason;
+    if (reason === undefined && fromBody !== undefined) {
+      const parsed = CancellationReason.safeParse(fromBody);
+      if (!parsed.success) throw new AppError('validation_failed', 'reason must be 1–1000 characters.', [{ path: 'reason', message: parsed.error.issues[0]?.message ?? 'invalid' }]);
+      reason = parsed.data;
+    }
+    return { data: await ctx.recruiting.interviews.cancel.mutate({ id: input.id, reason }) };
+  });
+
+export const getEvaluation = apiProcedure
+  .meta({
+    scope: 'read',
+    openapi: {
+      method: 'GET', path: '/interviews/{id}/evaluation', tags, summary: 'Interview results', errorResponses: [404, 409],
+      description: 'The AI evaluation: `pending` until the candidate submits, then `processing`, then `completed` (or `failed`). 409 `evaluation_unavailable` for a cancelled or expired interview.',
+    },
+  })
+  .input(ById)
+  .output(envelope(Evaluation))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.evaluations.get.query({ interviewId: input.id }) }));

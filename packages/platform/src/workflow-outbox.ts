@@ -1,0 +1,160 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import pg from 'pg';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { Logger } from './logger.js';
+
+/**
+ * Workflow starts that must follow a commit (ARCHITECTURE.md: no DB + Temporal dual writes in a
+ * request). A service writes the start in the same transaction as its change; a relay starts
+ * it after the commit, at least once. Workflow ids are derived from the entity, so a repeated
+ * start is a no-op.
+ */
+export const WORKFLOW_OUTBOX_CHANNEL = 'hireloop_workflow_outbox';
+
+/** Search attributes every workflow carries, registered on the dev server by the launcher. */
+export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD);
+export const KIND = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
+
+export function workflowOutboxTableSql(schema: string) {
+  return sql`
+    create table if not exists ${sql.id(schema, 'workflow_outbox')} (
+      workflow_id text primary key,
+      workflow_type text not null,
+      args jsonb not null,
+      organization_id text not null,
+      kind text not null,
+      task_queue text not null,
+      created_at timestamptz not null default now(),
+      started_at timestamptz,
+      attempts integer not null default 0,
+      last_error text
+    );
+    create index if not exists workflow_outbox_pending on ${sql.id(schema, 'workflow_outbox')} (task_queue, created_at) where started_at is null;
+  `;
+}
+
+export interface WorkflowStart {
+  workflowId: string;
+  workflowType: string;
+  args: unknown[];
+  organizationId: string;
+  /** Shown in the Temporal UI as the `Kind` search attribute. */
+  kind: string;
+  /** The task queue of the workers that run it; each relay starts only its own queue's rows. */
+  taskQueue: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any> | Transaction<any>;
+
+export async function enqueueWorkflowStart(trx: AnyDb, schema: string, start: WorkflowStart): Promise<void> {
+  await sql`insert into ${sql.id(schema, 'workflow_outbox')} (workflow_id, workflow_type, args, organization_id, kind, task_queue)
+            values (${start.workflowId}, ${start.workflowType}, ${JSON.stringify(start.args)}::jsonb, ${start.organizationId}, ${start.kind}, ${start.taskQueue})
+            on conflict (workflow_id) do nothing`.execute(trx);
+  await sql`select pg_notify(${WORKFLOW_OUTBOX_CHANNEL}, ${schema})`.execute(trx);
+}
+
+interface Row {
+  workflow_id: string;
+  workflow_type: string;
+  args: unknown[];
+  organization_id: string;
+  kind: string;
+}
+
+/**
+ * Starts pending workflows of one schema's outbox: woken by NOTIFY, and polling as a safety net.
+ * Rows are claimed with SKIP LOCKED so several instances of a service share the work.
+ */
+export class WorkflowStartRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    private readonly schema: string,
+    private readonly temporal: Client,
+    private readonly taskQueue: string,
+    private readonly logger: Logger,
+    private readonly pollMs = 1000,
+  ) {}
+
+  private listener: pg.Client | null = null;
+
+  /** Starts polling, and listens for NOTIFY on `databaseUrl` so a commit is acted on at once. */
+  async start(databaseUrl?: string): Promise<void> {
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    if (databaseUrl) {
+      this.listener = new pg.Client({ connectionString: databaseUrl, application_name: `${this.schema}-workflow-relay` });
+      this.listener.on('error', (err) => this.logger.warn({ err }, 'workflow relay listener error; polling continues'));
+      this.listener.on('notification', (msg) => {
+        if (msg.payload === this.schema) this.kick();
+      });
+      await this.listener.connect();
+      await this.listener.query(`listen ${WORKFLOW_OUTBOX_CHANNEL}`);
+    }
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.listener?.end().catch(() => undefined);
+    while (this.running) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Runs a pass now (or right after the current one). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.pass()
+      .catch((err: unknown) => this.logger.warn({ err }, 'workflow relay pass failed'))
+      .finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    for (;;) {
+      const done = await this.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<Row>`select workflow_id, workflow_type, args, organization_id, kind from ${sql.id(this.schema, 'workflow_outbox')}
+          where started_at is null and task_queue = ${this.taskQueue} order by created_at limit 20 for update skip locked`.execute(trx);
+        for (const row of rows) {
+          try {
+            await this.temporal.workflow.start(row.workflow_type, {
+              workflowId: row.workflow_id,
+              taskQueue: this.taskQueue,
+              args: row.args,
+              typedSearchAttributes: [
+                { key: ORGANIZATION_ID, value: row.organization_id },
+                { key: KIND, value: row.kind },
+              ],
+            });
+          } catch (err) {
+            if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+              this.logger.warn({ err, workflowId: row.workflow_id }, 'could not start workflow; will retry');
+              await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${String((err as Error).message).slice(0, 500)}
+                where workflow_id = ${row.workflow_id}`.execute(trx);
+              continue;
+            }
+          }
+          await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = ${row.workflow_id}`.execute(trx);
+        }
+        return rows.length < 20;
+      });
+      if (done) return;
+    }
+  }
+}

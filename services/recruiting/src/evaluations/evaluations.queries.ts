@@ -1,0 +1,94 @@
+import { AppError, recordEvent, type Kysely } from '@hireloop/platform';
+import type { Evaluation, EvaluationResult } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
+import { effectiveStatus, getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
+
+function answersOf(row: InterviewRow) {
+  return (row.answers ?? []).map((answer, i) => ({ question: row.questions[i] ?? '', answer }));
+}
+
+function toEvaluation(interview: InterviewRow, row: Selectable<EvaluationsTable> | undefined): Evaluation {
+  return {
+    interviewId: interview.id,
+    status: row?.status ?? 'pending',
+    overallScore: row?.overall_score ?? null,
+    recommendation: (row?.recommendation as Evaluation['recommendation']) ?? null,
+    summary: row?.summary ?? null,
+    strengths: row?.strengths ?? [],
+    concerns: row?.concerns ?? [],
+    competencies: row?.competencies ?? [],
+    answers: answersOf(interview),
+    model: row?.model ?? null,
+    error: row?.error ?? null,
+    completedAt: row?.completed_at?.toISOString() ?? null,
+  };
+}
+
+function evaluationRow(db: Db, interviewId: string) {
+  return db.selectFrom('recruiting.evaluations').selectAll().where('interview_id', '=', interviewId).executeTakeFirst();
+}
+
+/**
+ * GET /interviews/{id}/evaluation: `pending` until the candidate submits, then `processing`,
+ * `completed` or `failed`. 409 evaluation_unavailable for a cancelled or expired interview.
+ */
+export async function getEvaluation(db: Db, organizationId: string, interviewId: string): Promise<Evaluation> {
+  const interview = await getInterviewRow(db, organizationId, interviewId);
+  const status = effectiveStatus(interview);
+  if (status === 'cancelled' || status === 'expired') {
+    throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
+  }
+  return toEvaluation(interview, await evaluationRow(db, interviewId));
+}
+
+/** What the evaluation workflow needs: the interview, its position and the answers. */
+export async function evaluationInput(db: Db, organizationId: string, interviewId: string) {
+  const interview = await getInterviewRow(db, organizationId, interviewId);
+  const position = await db.selectFrom('recruiting.positions').select(['title', 'description']).where('id', '=', interview.position_id).executeTakeFirstOrThrow();
+  return {
+    interviewId,
+    title: interview.title,
+    candidateName: interview.candidate_name,
+    position: { title: position.title, description: position.description },
+    answers: answersOf(interview),
+  };
+}
+
+/** Stores the workflow's outcome once; a retried activity finds it done and changes nothing. */
+export function finishEvaluation(
+  db: Kysely<RecruitingDB>,
+  organizationId: string,
+  interviewId: string,
+  outcome: { result: EvaluationResult; model: string } | { error: { code: string; message: string }; model: string | null },
+): Promise<Evaluation> {
+  return db.transaction().execute(async (trx) => {
+    const interview = await getInterviewRow(trx, organizationId, interviewId);
+    const current = await trx.selectFrom('recruiting.evaluations').selectAll().where('interview_id', '=', interviewId).forUpdate().executeTakeFirst();
+    if (!current) throw new AppError('conflict', `Interview ${interviewId} has not been submitted.`);
+    if (current.status !== 'processing') return toEvaluation(interview, current);
+    const now = new Date();
+    const values =
+      'result' in outcome
+        ? {
+            status: 'completed' as const,
+            overall_score: outcome.result.overallScore,
+            recommendation: outcome.result.recommendation,
+            summary: outcome.result.summary,
+            strengths: JSON.stringify(outcome.result.strengths),
+            concerns: JSON.stringify(outcome.result.concerns),
+            competencies: JSON.stringify(outcome.result.competencies),
+            model: outcome.model,
+          }
+        : { status: 'failed' as const, error: JSON.stringify(outcome.error), model: outcome.model };
+    const row = await trx
+      .updateTable('recruiting.evaluations')
+      .set({ ...values, completed_at: now, updated_at: now })
+      .where('interview_id', '=', interviewId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const evaluation = toEvaluation(interview, row);
+    await recordEvent(trx, SCHEMA, organizationId, row.status === 'completed' ? 'evaluation.completed' : 'evaluation.failed', evaluation);
+    return evaluation;
+  });
+}

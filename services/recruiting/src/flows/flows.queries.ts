@@ -1,0 +1,129 @@
+import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type EnrollBody, type Enrollment, type FlowInput, type HiringFlow } from '@hireloop/contracts';
+import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
+import { getCandidate } from '../candidates/candidates.queries.js';
+import { getPositionRow } from '../positions/positions.queries.js';
+import { findOrCreateCandidate, insertInterview } from '../interviews/interviews.queries.js';
+import type { InviteTokens } from '../interviews/invite-token.js';
+
+async function withStages(db: Db, flows: { id: string; name: string; description: string | null; position_id: string | null; created_at: Date; updated_at: Date }[]): Promise<HiringFlow[]> {
+  if (flows.length === 0) return [];
+  const stages = await db.selectFrom('recruiting.flow_stages').selectAll().where('flow_id', 'in', flows.map((f) => f.id)).orderBy('position').execute();
+  return flows.map((f) => ({
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    positionId: f.position_id,
+    stages: stages.filter((s) => s.flow_id === f.id).map((s) => ({ id: s.id, name: s.name, kind: s.kind, position: s.position })),
+    createdAt: f.created_at.toISOString(),
+    updatedAt: f.updated_at.toISOString(),
+  }));
+}
+
+export async function getFlow(db: Db, organizationId: string, id: string): Promise<HiringFlow> {
+  const row = await db.selectFrom('recruiting.hiring_flows').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No hiring flow ${id}.`);
+  return (await withStages(db, [row]))[0]!;
+}
+
+export async function listFlows(db: Db, codec: CursorCodec, organizationId: string, query: { limit: number; cursor?: string }) {
+  let q = db.selectFrom('recruiting.hiring_flows').selectAll().where('organization_id', '=', organizationId);
+  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, {})));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+  const page = toPage(rows, query.limit, codec, {});
+  return { items: await withStages(db, page.items), nextCursor: page.nextCursor };
+}
+
+async function insertStages(trx: Db, flowId: string, stages: FlowInput['stages']) {
+  await trx
+    .insertInto('recruiting.flow_stages')
+    .values(stages.map((s, i) => ({ id: newId(ID_PREFIXES.stage), flow_id: flowId, name: s.name, kind: s.kind, position: i + 1 })))
+    .execute();
+}
+
+/** Flows are made in the console; an ai_interview stage needs the flow's position. */
+function checkFlow(input: FlowInput) {
+  if (input.stages.some((s) => s.kind === 'ai_interview') && !input.positionId) {
+    throw new AppError('validation_failed', 'A flow with an ai_interview stage needs a positionId.', [{ path: 'positionId', message: 'required with an ai_interview stage' }]);
+  }
+}
+
+export function createFlow(db: Kysely<RecruitingDB>, organizationId: string, input: FlowInput): Promise<HiringFlow> {
+  checkFlow(input);
+  return db.transaction().execute(async (trx) => {
+    if (input.positionId) await getPositionRow(trx, organizationId, input.positionId);
+    const now = new Date();
+    const id = newId(ID_PREFIXES.flow, now.getTime());
+    await trx
+      .insertInto('recruiting.hiring_flows')
+      .values({ id, organization_id: organizationId, name: input.name, description: input.description ?? null, position_id: input.positionId ?? null, created_at: now, updated_at: now })
+      .execute();
+    await insertStages(trx, id, input.stages);
+    return getFlow(trx, organizationId, id);
+  });
+}
+
+/** Edits a flow; its stages can be replaced only while nobody is enrolled in it. */
+export function updateFlow(db: Kysely<RecruitingDB>, organizationId: string, id: string, input: FlowInput): Promise<HiringFlow> {
+  checkFlow(input);
+  return db.transaction().execute(async (trx) => {
+    const current = await getFlow(trx, organizationId, id);
+    if (input.positionId) await getPositionRow(trx, organizationId, input.positionId);
+    const sameStages = JSON.stringify(current.stages.map((s) => [s.name, s.kind])) === JSON.stringify(input.stages.map((s) => [s.name, s.kind]));
+    if (!sameStages) {
+      const enrolled = await trx.selectFrom('recruiting.enrollments').select('id').where('flow_id', '=', id).limit(1).executeTakeFirst();
+      if (enrolled) throw new AppError('conflict', 'Candidates are enrolled in this flow; its stages can no longer be replaced.');
+      await trx.deleteFrom('recruiting.flow_stages').where('flow_id', '=', id).execute();
+      await insertStages(trx, id, input.stages);
+    }
+    await trx
+      .updateTable('recruiting.hiring_flows')
+      .set({ name: input.name, description: input.description ?? null, position_id: input.positionId ?? null, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    return getFlow(trx, organizationId, id);
+  });
+}
+
+/**
+ * Enrolls a candidate (by id, or found or created by e-mail) into the flow's first stage.
+ * Twice is 409 already_enrolled. Entering an ai_interview stage schedules the interview in the
+ * same transaction.
+ */
+export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody): Promise<Enrollment> {
+  return db.transaction().execute(async (trx) => {
+    const flow = await getFlow(trx, organizationId, flowId);
+    const candidate = 'candidateId' in body ? await getCandidate(trx, organizationId, body.candidateId) : await findOrCreateCandidate(trx, organizationId, body.candidate);
+    const stage = flow.stages[0]!;
+    const now = new Date();
+    const inserted = await trx
+      .insertInto('recruiting.enrollments')
+      .values({ id: newId(ID_PREFIXES.enrollment, now.getTime()), organization_id: organizationId, flow_id: flow.id, candidate_id: candidate.id, stage_id: stage.id, status: 'active', enrolled_at: now })
+      .onConflict((oc) => oc.columns(['flow_id', 'candidate_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) throw new AppError('already_enrolled', `Candidate ${candidate.id} is already enrolled in ${flow.id}.`);
+    let interviewId: string | null = null;
+    if (stage.kind === 'ai_interview' && flow.positionId) {
+      const interview = await insertInterview(trx, tokens, organizationId, {
+        candidate: { email: candidate.email },
+        positionId: flow.positionId,
+        duration: 30,
+        expiresInDays: 14,
+      });
+      interviewId = interview.id;
+      await trx.updateTable('recruiting.enrollments').set({ interview_id: interviewId }).where('id', '=', inserted.id).execute();
+    }
+    const enrollment: Enrollment = {
+      id: inserted.id,
+      flowId: flow.id,
+      candidateId: candidate.id,
+      stageId: stage.id,
+      status: 'active',
+      interviewId,
+      enrolledAt: now.toISOString(),
+    };
+    await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
+    return enrollment;
+  });
+}

@@ -1,0 +1,223 @@
+import { AppError, enqueueWorkflowStart, newId, olderThan, recordEvent, sql, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
+import { findCandidateByEmail, insertCandidate } from '../candidates/candidates.queries.js';
+import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
+import { InviteTokens } from './invite-token.js';
+
+export type InterviewRow = Selectable<InterviewsTable> & { candidate_email: string; candidate_name: string };
+
+const DAY_MS = 86_400_000;
+
+/** Columns of an interview with its candidate's e-mail and name, for every read. */
+export function selectInterviews(db: Db) {
+  return db
+    .selectFrom('recruiting.interviews as i')
+    .innerJoin('recruiting.candidates as c', 'c.id', 'i.candidate_id')
+    .selectAll('i')
+    .select(['c.email as candidate_email', 'c.name as candidate_name']);
+}
+
+/**
+ * The status as of now: an open interview past its expiry is `expired` even before the sweep
+ * has written it, so no transition ever acts on a stale status.
+ */
+export function effectiveStatus(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now = new Date()): InterviewStatus {
+  if ((row.status === 'scheduled' || row.status === 'in_progress') && row.expires_at <= now) return 'expired';
+  return row.status;
+}
+
+export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview {
+  return {
+    id: row.id,
+    title: row.title,
+    status: effectiveStatus(row),
+    candidate: { id: row.candidate_id, email: row.candidate_email, name: row.candidate_name },
+    positionId: row.position_id,
+    duration: row.duration_minutes,
+    inviteUrl: tokens.urlFor(row.id),
+    expiresAt: row.expires_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+    cancelledAt: row.cancelled_at?.toISOString() ?? null,
+    cancellationReason: row.cancellation_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function getInterviewRow(db: Db, organizationId: string, id: string, forUpdate = false): Promise<InterviewRow> {
+  let q = selectInterviews(db).where('i.organization_id', '=', organizationId).where('i.id', '=', id);
+  if (forUpdate) q = q.forUpdate('i');
+  const row = await q.executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No interview ${id}.`);
+  return row;
+}
+
+/**
+ * Schedules an interview in the caller's transaction: creates the candidate when the e-mail is
+ * new (a name is required then), refuses a closed position, records `interview.scheduled`.
+ */
+export async function insertInterview(trx: Db, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
+  const position = await getPositionRow(trx, organizationId, input.positionId);
+  if (position.status === 'closed') throw new AppError('position_closed', `Position ${position.id} is closed; open it or choose another.`);
+  const candidate = await findOrCreateCandidate(trx, organizationId, input.candidate);
+  const now = new Date();
+  const id = newId(ID_PREFIXES.interview, now.getTime());
+  const questions = position.interview_questions.length ? position.interview_questions : DEFAULT_INTERVIEW_QUESTIONS;
+  const row = await trx
+    .insertInto('recruiting.interviews')
+    .values({
+      id,
+      organization_id: organizationId,
+      title: input.title ?? `${position.title} interview`,
+      status: 'scheduled',
+      candidate_id: candidate.id,
+      position_id: position.id,
+      duration_minutes: input.duration,
+      invite_token_hash: InviteTokens.hash(tokens.tokenFor(id)),
+      questions: JSON.stringify(questions),
+      expires_at: new Date(now.getTime() + input.expiresInDays * DAY_MS),
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const interview = toInterview({ ...row, candidate_email: candidate.email, candidate_name: candidate.name }, tokens);
+  await recordEvent(trx, SCHEMA, organizationId, 'interview.scheduled', interview);
+  return interview;
+}
+
+/** The candidate with this e-mail, or a new one when there is none (then a name is required). */
+export async function findOrCreateCandidate(trx: Db, organizationId: string, who: { email: string; name?: string }): Promise<{ id: string; email: string; name: string }> {
+  const existing = await findCandidateByEmail(trx, organizationId, who.email);
+  if (existing) return existing;
+  if (!who.name) {
+    throw new AppError('validation_failed', 'No candidate has this e-mail yet; give candidate.name to create one.', [
+      { path: 'candidate.name', message: 'required when the candidate does not exist yet' },
+    ]);
+  }
+  return insertCandidate(trx, organizationId, { email: who.email, name: who.name });
+}
+
+export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
+  return db.transaction().execute((trx) => insertInterview(trx, tokens, organizationId, input));
+}
+
+export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery) {
+  const { limit, cursor, ...filters } = query;
+  let q = selectInterviews(db).where('i.organization_id', '=', organizationId);
+  if (filters.status) q = q.where('i.status', '=', filters.status);
+  if (filters.candidateId) q = q.where('i.candidate_id', '=', filters.candidateId);
+  if (filters.positionId) q = q.where('i.position_id', '=', filters.positionId);
+  if (filters.createdAfter) q = q.where('i.created_at', '>', new Date(filters.createdAfter));
+  if (filters.createdBefore) q = q.where('i.created_at', '<', new Date(filters.createdBefore));
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, filters), 'i'));
+  const rows = await q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit + 1).execute();
+  const page = toPage(rows, limit, codec, filters);
+  return { items: page.items.map((r) => toInterview(r, tokens)), nextCursor: page.nextCursor };
+}
+
+/** Moves an interview to a new status and records the matching event, in the caller's transaction. */
+async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason'>> & { answers?: string }) {
+  const now = new Date();
+  const updated = await trx
+    .updateTable('recruiting.interviews')
+    .set({ ...set, status, updated_at: now })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const interview = toInterview({ ...updated, candidate_email: row.candidate_email, candidate_name: row.candidate_name }, tokens);
+  await recordEvent(trx, SCHEMA, row.organization_id, `interview.${status === 'in_progress' ? 'started' : status}` as 'interview.started', interview);
+  return interview;
+}
+
+/**
+ * DELETE /interviews/{id} (PRODUCT.md §7): scheduled or in progress → cancelled, keeping the
+ * record and the reason. Cancelling a cancelled interview returns it unchanged; a completed or
+ * expired one is 409 interview_not_cancellable.
+ */
+export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, id: string, reason?: string): Promise<Interview> {
+  return db.transaction().execute(async (trx) => {
+    const row = await getInterviewRow(trx, organizationId, id, true);
+    const status = effectiveStatus(row);
+    if (status === 'cancelled') return toInterview(row, tokens);
+    if (status === 'expired' && row.status !== 'expired') await expire(trx, tokens, row);
+    if (status === 'completed' || status === 'expired') {
+      throw new AppError('interview_not_cancellable', `Interview ${id} is ${status} and can no longer be cancelled.`);
+    }
+    return transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason ?? null });
+  });
+}
+
+function expire(trx: Db, tokens: InviteTokens, row: InterviewRow) {
+  return transition(trx, tokens, row, 'expired', {});
+}
+
+/**
+ * Writes `expired` for open interviews past their expiry, with their events. Run periodically by
+ * every recruiting instance; the status condition makes concurrent sweeps skip each other's rows.
+ */
+export async function expireOverdueInterviews(db: Kysely<RecruitingDB>, tokens: InviteTokens, batch = 200): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await selectInterviews(trx)
+      .where('i.status', 'in', ['scheduled', 'in_progress'])
+      .where('i.expires_at', '<=', sql<Date>`now()`)
+      .orderBy('i.expires_at')
+      .limit(batch)
+      .forUpdate('i')
+      .skipLocked()
+      .execute();
+    for (const row of rows) await expire(trx, tokens, row);
+    return rows.length;
+  });
+}
+
+/** The candidate's side, by invite token. */
+export async function findByInviteToken(db: Db, token: string, forUpdate = false) {
+  let q = selectInterviews(db)
+    .innerJoin('recruiting.positions as p', 'p.id', 'i.position_id')
+    .select(['p.title as position_title'])
+    .where('i.invite_token_hash', '=', InviteTokens.hash(token));
+  if (forUpdate) q = q.forUpdate('i');
+  const row = await q.executeTakeFirst();
+  if (!row) throw new AppError('not_found', 'This invite link is not valid.');
+  return row;
+}
+
+export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string) {
+  return db.transaction().execute(async (trx) => {
+    const row = await findByInviteToken(trx, token, true);
+    const status = effectiveStatus(row);
+    if (status === 'in_progress') return toInterview(row, tokens);
+    if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
+    return transition(trx, tokens, row, 'in_progress', { started_at: new Date() });
+  });
+}
+
+/**
+ * The candidate submits an answer to every question: in progress → completed, the evaluation
+ * becomes `processing`, and its workflow `evaluate:<id>` is queued in the same transaction.
+ */
+export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string, answers: string[], taskQueue: string) {
+  return db.transaction().execute(async (trx) => {
+    const row = await findByInviteToken(trx, token, true);
+    const status = effectiveStatus(row);
+    if (status !== 'in_progress') throw new AppError('conflict', status === 'scheduled' ? 'Start the interview first.' : `This interview is ${status}.`);
+    if (answers.length !== row.questions.length) {
+      throw new AppError('validation_failed', `Answer all ${row.questions.length} questions.`, [{ path: 'answers', message: `expected ${row.questions.length} answers` }]);
+    }
+    const interview = await transition(trx, tokens, row, 'completed', { completed_at: new Date(), answers: JSON.stringify(answers) });
+    await trx.insertInto('recruiting.evaluations').values({ interview_id: row.id, organization_id: row.organization_id, status: 'processing', strengths: '[]', concerns: '[]', competencies: '[]' }).execute();
+    await enqueueWorkflowStart(trx, SCHEMA, {
+      workflowId: `evaluate:${row.id}`,
+      workflowType: 'evaluateInterview',
+      args: [{ interviewId: row.id, organizationId: row.organization_id }],
+      organizationId: row.organization_id,
+      kind: 'evaluation',
+      taskQueue,
+    });
+    return interview;
+  });
+}

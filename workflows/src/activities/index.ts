@@ -1,0 +1,11 @@
+import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { createAiProvider } from '../ai/provider.js';
+import type { WorkerConfig } from '../config.js';
+import { createEvaluationActivities } from './evaluation.js';
+
+/** Every activity the worker registers, wired to its dependencies once per process. */
+export function createActivities(config: WorkerConfig) {
+  const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_AUTH_SECRET);
+  const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
+  return { ...createEvaluationActivities({ recruiting, ai }) };
+}

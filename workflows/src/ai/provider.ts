@@ -1,0 +1,126 @@
+import OpenAI from 'openai';
+import { ApplicationFailure } from '@temporalio/activity';
+import { z } from 'zod';
+import { EvaluationResult } from '@hireloop/contracts';
+
+export interface EvaluationInput {
+  interviewId: string;
+  title: string;
+  candidateName: string;
+  position: { title: string; description: string | null };
+  answers: { question: string; answer: string }[];
+}
+
+/** The AI work the platform does (ARCHITECTURE.md "AI"). Structured output, validated with zod. */
+export interface AiProvider {
+  readonly model: string;
+  evaluateInterview(input: EvaluationInput): Promise<EvaluationResult>;
+}
+
+export interface AiConfig {
+  apiKey?: string;
+  baseUrl?: string;
+  model: string;
+  timeoutMs: number;
+}
+
+/** OpenAI (or any OpenAI-compatible server) when a key is configured, else the offline provider. */
+export function createAiProvider(config: AiConfig): AiProvider {
+  return config.apiKey ? new OpenAiProvider(config) : new OfflineProvider();
+}
+
+/**
+ * Deterministic, clearly labelled (`model: "offline"`) results so every flow works with no
+ * network and no key: scores follow how fully each question was answered.
+ */
+export class OfflineProvider implements AiProvider {
+  readonly model = 'offline';
+
+  async evaluateInterview(input: EvaluationInput): Promise<EvaluationResult> {
+    const words = input.answers.map((a) => a.answer.trim().split(/\s+/).filter(Boolean).length);
+    const fullness = words.map((w) => Math.min(1, w / 60));
+    const mean = fullness.reduce((a, b) => a + b, 0) / Math.max(1, fullness.length);
+    const overallScore = Math.round(20 + mean * 70);
+    const recommendation = overallScore >= 80 ? 'strong_yes' : overallScore >= 65 ? 'yes' : overallScore >= 50 ? 'mixed' : overallScore >= 35 ? 'no' : 'strong_no';
+    const answered = input.answers.filter((_, i) => (words[i] ?? 0) >= 30).map((a) => a.question);
+    const thin = input.answers.filter((_, i) => (words[i] ?? 0) < 30).map((a) => a.question);
+    return {
+      overallScore,
+      recommendation,
+      summary: `Offline evaluation (no AI provider configured) of ${input.candidateName} for ${input.position.title}: ${input.answers.length} answers, ${words.reduce((a, b) => a + b, 0)} words in all.`,
+      strengths: answered.slice(0, 5).map((q) => `Detailed answer to: ${q}`),
+      concerns: thin.slice(0, 5).map((q) => `Brief answer to: ${q}`),
+      competencies: input.answers.slice(0, 5).map((a, i) => ({
+        name: `Answer ${i + 1}`,
+        score: Math.max(1, Math.min(5, Math.round((fullness[i] ?? 0) * 4) + 1)),
+        rationale: `${words[i] ?? 0} words in answer to "${a.question.slice(0, 120)}".`,
+      })),
+    };
+  }
+}
+
+const SYSTEM_PROMPT = `You are an experienced, fair interviewer. Evaluate the candidate's written interview answers
+for the position. Judge only the answers' content, never names or other personal characteristics.
+Reply with JSON only, matching the given schema: overallScore 0-100, recommendation one of
+strong_no|no|mixed|yes|strong_yes, a short summary, strengths and concerns (short sentences),
+competencies (name, score 1-5, rationale).`;
+
+/**
+ * The openai SDK against OpenAI or any compatible server (OPENAI_BASE_URL). Temporal owns the
+ * retries (maxRetries: 0): 429 and 5xx are thrown as retryable; 400/401/403/404 are permanent.
+ */
+export class OpenAiProvider implements AiProvider {
+  readonly model: string;
+  private readonly client: OpenAI;
+
+  constructor(config: AiConfig) {
+    this.model = config.model;
+    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 0, timeout: config.timeoutMs });
+  }
+
+  async evaluateInterview(input: EvaluationInput): Promise<EvaluationResult> {
+    return this.structured(
+      EvaluationResult,
+      'interview_evaluation',
+      `Position: ${input.position.title}\n${input.position.description ?? ''}\n\nInterview: ${input.title}\n\n` +
+        input.answers.map((a, i) => `Question ${i + 1}: ${a.question}\nAnswer: ${a.answer}`).join('\n\n'),
+      SYSTEM_PROMPT,
+    );
+  }
+
+  /** One chat completion with a JSON-schema response format, parsed and validated. */
+  async structured<T extends z.ZodType>(schema: T, name: string, user: string, system: string): Promise<z.infer<T>> {
+    let content: string | null | undefined;
+    try {
+      const completion = await this.client.chat.completions.create({
+        model: this.model,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+        response_format: { type: 'json_schema', json_schema: { name, schema: z.toJSONSchema(schema) as Record<string, unknown> } },
+      });
+      content = completion.choices[0]?.message.content;
+    } catch (err) {
+      throw classifyAiError(err);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content ?? '');
+    } catch {
+      throw ApplicationFailure.retryable('The AI reply was not JSON.', 'ai_invalid_output');
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) throw ApplicationFailure.retryable(`The AI reply did not match the schema: ${result.error.issues[0]?.message}`, 'ai_invalid_output');
+    return result.data;
+  }
+}
+
+/** Permanent for a request the provider refuses; retryable for rate limits, outages and timeouts. */
+export function classifyAiError(err: unknown): Error {
+  if (err instanceof OpenAI.APIError && err.status !== undefined) {
+    if (err.status === 429 || err.status >= 500) return ApplicationFailure.retryable(`AI provider answered ${err.status}`, 'ai_unavailable');
+    return ApplicationFailure.nonRetryable(`AI provider refused the request (${err.status}): ${err.message.slice(0, 300)}`, 'ai_request_rejected');
+  }
+  return ApplicationFailure.retryable(`AI provider unreachable: ${(err as Error).message}`, 'ai_unavailable');
+}
