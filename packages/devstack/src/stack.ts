@@ -97,7 +97,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     const gatewayUrl = `http://localhost:${env['GATEWAY_PORT']}`;
     env['PUBLIC_BASE_URL'] = given['PUBLIC_BASE_URL'] ?? gatewayUrl;
-    if (mode === 'start' || mode === 'test') env['WEBHOOK_ALLOW_LOOPBACK'] = given['WEBHOOK_ALLOW_LOOPBACK'] ?? 'true';
+    env['WEBHOOK_ALLOW_LOOPBACK'] = given['WEBHOOK_ALLOW_LOOPBACK'] ?? 'true';
+    // Tests watch the expiry sweep happen; a short period keeps them fast.
+    if (mode === 'test') env['EXPIRY_SWEEP_SECONDS'] = given['EXPIRY_SWEEP_SECONDS'] ?? '2';
 
     const launch = async (name: string, entry: string, extraEnv: Record<string, string>, index: number) => {
       const child = startChild({

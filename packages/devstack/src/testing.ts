@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createIdentityClient } from '@hireloop/identity/client';
+import { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { Scope } from '@hireloop/contracts';
 import { startChild, waitForHttp, type ChildHandle } from './child-process.js';
 import { freePort } from './ports.js';
@@ -19,6 +20,7 @@ export function testEnv() {
   return {
     gatewayUrl: need('GATEWAY_URL'),
     identityUrl: need('IDENTITY_URL'),
+    recruitingUrl: need('RECRUITING_URL'),
     internalAuthSecret: need('INTERNAL_AUTH_SECRET'),
     databaseUrl: need('DATABASE_URL'),
     temporalAddress: need('TEMPORAL_ADDRESS'),
@@ -26,6 +28,11 @@ export function testEnv() {
     adminEmail: need('TEST_ADMIN_EMAIL'),
     adminPassword: need('TEST_ADMIN_PASSWORD'),
   };
+}
+
+export function testRecruiting() {
+  const env = testEnv();
+  return createRecruitingClient(env.recruitingUrl, env.internalAuthSecret);
 }
 
 export function testIdentity() {
@@ -77,24 +84,41 @@ export async function call<T = Record<string, any>>(
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
-/** Starts another gateway process against the same stack (e.g. to share one rate limit). */
-export async function startExtraGateway(extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildHandle }> {
+/**
+ * Starts one more process of the platform against the test stack (a second gateway sharing one
+ * rate limit, a recruiting service and worker on their own task queue…) and waits for /healthz.
+ */
+export async function startExtraProcess(entry: string, portEnv: string, extraEnv: Record<string, string> = {}): Promise<{ url: string; port: number; child: ChildHandle; logs: string[] }> {
   const port = await freePort();
   const logs: string[] = [];
   const child = startChild({
-    name: 'gateway-extra',
+    name: entry,
     command: process.execPath,
-    args: ['--import', 'tsx', join(ROOT, 'gateway/src/index.ts')],
-    env: { ...process.env, GATEWAY_PORT: String(port), LOG_LEVEL: 'warn', ...extraEnv },
+    args: ['--import', 'tsx', join(ROOT, entry)],
+    env: { ...process.env, [portEnv]: String(port), LOG_LEVEL: 'warn', ...extraEnv },
     cwd: ROOT,
     log: (line) => logs.push(line),
   });
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 60_000);
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${logs.join('\n')}`);
   }
-  return { url: `http://127.0.0.1:${port}`, child };
+  return { url: `http://127.0.0.1:${port}`, port, child, logs };
+}
+
+export function startExtraGateway(extraEnv: Record<string, string> = {}) {
+  return startExtraProcess('gateway/src/index.ts', 'GATEWAY_PORT', extraEnv);
+}
+
+/** Polls `read` until `done` holds or the time is up; returns the last value read. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }
 
 /** A loopback HTTP server for tests, listening on a free port. */

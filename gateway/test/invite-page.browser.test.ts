@@ -1,0 +1,83 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { call, eventually, newOrganizationWithKey } from '@hireloop/devstack/testing';
+import { newPosition, schedule } from './interview-helpers.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+// CI installs Chromium (.ci/run); on a machine without it these tests are skipped, never passed.
+const skip = !existsSync(CHROMIUM) && !process.env['CI'] ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : false;
+
+describe('the invite page in a real browser', { skip }, () => {
+  let browser: Browser;
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  let positionId: string;
+  before(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    org = await newOrganizationWithKey(['read', 'write']);
+    positionId = (await newPosition(org.key, { title: 'Site Reliability Engineer', interviewQuestions: ['What is an SLO?', 'How do you run an incident?', 'What do you automate first?'] })).id;
+  });
+  after(() => browser?.close());
+
+  it('a candidate takes the interview end to end: start, answer each question, submit', async () => {
+    const interview = await schedule(org.key, positionId);
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(new URL(interview.inviteUrl).origin)) external.push(r.url());
+    });
+    await page.goto(interview.inviteUrl);
+    assert.equal(await page.locator('h1').textContent(), 'Site Reliability Engineer interview');
+    assert.match(await page.textContent('body') ?? '', /3 questions/);
+    await page.click('#start');
+    await page.waitForSelector('textarea');
+    assert.equal((await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data.status, 'in_progress');
+    const labels = await page.locator('label').allTextContents();
+    assert.deepEqual(labels, ['1. What is an SLO?', '2. How do you run an incident?', '3. What do you automate first?']);
+    const answers = ['A target for a service level indicator.', 'Roles first: commander, scribe, comms.', 'Whatever wakes people up at night.'];
+    for (const [i, answer] of answers.entries()) await page.fill(`#answer-${i}`, answer);
+    await page.click('#submit');
+    await page.waitForSelector('text=Thank you');
+    assert.equal(external.length, 0, `the page loaded nothing from elsewhere: ${external.join(', ')}`);
+    await page.close();
+
+    const done = (await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data;
+    assert.equal(done.status, 'completed');
+    const evaluation = await eventually(
+      async () => (await call('GET', `/api/v1/interviews/${interview.id}/evaluation`, { key: org.key })).body.data,
+      (e) => e.status === 'completed',
+    );
+    assert.deepEqual(evaluation.answers.map((a: { answer: string }) => a.answer), answers);
+  });
+
+  it('a cancelled, an expired and an unknown invite each show a clear page, not an error dump', async () => {
+    const cancelled = await schedule(org.key, positionId);
+    await call('DELETE', `/api/v1/interviews/${cancelled.id}`, { key: org.key });
+    const expired = await schedule(org.key, positionId, { expiresInDays: 1 });
+    const pg = await import('pg');
+    const db = new pg.default.Client({ connectionString: process.env['DATABASE_URL'] });
+    await db.connect();
+    await db.query(`update recruiting.interviews set expires_at = now() - interval '1 minute' where id = $1`, [expired.id]);
+    await db.end();
+
+    const page = await browser.newPage();
+    const cases: [string, RegExp, number][] = [
+      [cancelled.inviteUrl, /has been cancelled/, 200],
+      [expired.inviteUrl, /has expired/, 200],
+      [`${new URL(cancelled.inviteUrl).origin}/i/not-a-real-token-0123456789abcdef`, /not valid/, 404],
+    ];
+    for (const [url, text, status] of cases) {
+      const response = await page.goto(url);
+      assert.equal(response?.status(), status, url);
+      const body = (await page.textContent('body')) ?? '';
+      assert.match(body, text);
+      assert.doesNotMatch(body, /Error:|at .*\.ts|stack|TRPC/i);
+      assert.equal(await page.locator('#start').count(), 0, 'no way to start it');
+    }
+    await page.close();
+  });
+});
