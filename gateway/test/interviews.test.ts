@@ -114,7 +114,7 @@ describe('GET /api/v1/interviews and /interviews/{id}', () => {
     let path: string | null = `/api/v1/interviews?positionId=${a.id}&status=scheduled&limit=3`;
     let pages = 0;
     while (path) {
-      const res = await call('GET', path, { key: org.key });
+      const res: Awaited<ReturnType<typeof call<any>>> = await call('GET', path, { key: org.key });
       assert.equal(res.status, 200, res.text);
       pages++;
       seen.push(...res.body.data.map((i: { id: string }) => i.id));

@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   interview_not_cancellable: 409,
   already_enrolled: 409,
   candidate_exists: 409,
+  external_id_exists: 409,
   position_closed: 409,
   evaluation_unavailable: 409,
   idempotency_key_in_use: 409,

@@ -4,3 +4,4 @@ export * from './common.js';
 export * from './identity.js';
 export * from './recruiting.js';
 export * from './events.js';
+export * from './integrations.js';

@@ -46,7 +46,7 @@ export type CreateCandidateBody = z.infer<typeof CreateCandidateBody>;
 export const ListQuery = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 
 export const ListCandidatesQuery = ListQuery.extend({
-  email: z.string().max(254).optional().describe('Exact e-mail, case-insensitive'),
+  email: z.string().trim().min(1).max(254).optional().describe('Exact e-mail, case-insensitive'),
   externalId: ExternalId.optional(),
   createdAfter: InstantFilter.optional().describe('Only candidates created after this instant'),
   createdBefore: InstantFilter.optional().describe('Only candidates created before this instant'),

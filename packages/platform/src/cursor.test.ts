@@ -7,34 +7,42 @@ describe('keyset cursors', () => {
   const codec = new CursorCodec('x'.repeat(32));
   const at = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id: 'int_abc' };
 
-  it('round-trips a position for the same filters', () => {
-    assert.deepEqual(codec.decode(codec.encode(at, { status: 'scheduled' }), { status: 'scheduled' }), at);
+  const ctx = (filters: Record<string, unknown> = {}, list = 'interviews', organizationId = 'org_a') => ({ list, organizationId, filters });
+
+  it('round-trips a position for the same list, organization and filters', () => {
+    assert.deepEqual(codec.decode(codec.encode(at, ctx({ status: 'scheduled' })), ctx({ status: 'scheduled' })), at);
+  });
+
+  it('refuses a cursor of another list or another organization', () => {
+    const cursor = codec.encode(at, ctx());
+    assert.throws(() => codec.decode(cursor, ctx({}, 'candidates')), AppError);
+    assert.throws(() => codec.decode(cursor, ctx({}, 'interviews', 'org_b')), AppError);
   });
 
   it('refuses a tampered cursor with validation_failed', () => {
-    const cursor = codec.encode(at, {});
+    const cursor = codec.encode(at, ctx());
     const [payload, sig] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'int_zzz', 'x'])).toString('base64url');
     for (const bad of [`${forged}.${sig}`, `${payload}.${sig!.slice(0, -1)}A`, 'garbage', `${payload}`]) {
-      assert.throws(() => codec.decode(bad, {}), (e: unknown) => e instanceof AppError && e.code === 'validation_failed');
+      assert.throws(() => codec.decode(bad, ctx()), (e: unknown) => e instanceof AppError && e.code === 'validation_failed');
     }
   });
 
   it('refuses a cursor used with other filters', () => {
-    const cursor = codec.encode(at, { status: 'scheduled' });
-    assert.throws(() => codec.decode(cursor, { status: 'completed' }), /filters differ/);
+    const cursor = codec.encode(at, ctx({ status: 'scheduled' }));
+    assert.throws(() => codec.decode(cursor, ctx({ status: 'completed' })), /filters differ/);
   });
 
   it('refuses a cursor signed with another secret', () => {
     const other = new CursorCodec('y'.repeat(32));
-    assert.throws(() => codec.decode(other.encode(at, {}), {}), AppError);
+    assert.throws(() => codec.decode(other.encode(at, ctx()), ctx()), AppError);
   });
 
   it('gives a next cursor only when there is a next page', () => {
     const rows = [3, 2, 1].map((n) => ({ id: `x_${n}`, created_at: new Date(n * 1000) }));
-    const first = toPage(rows, 2, codec, {});
+    const first = toPage(rows, 2, codec, ctx());
     assert.equal(first.items.length, 2);
-    assert.deepEqual(codec.decode(first.nextCursor!, {}), { createdAt: new Date(2000), id: 'x_2' });
-    assert.equal(toPage(rows, 3, codec, {}).nextCursor, null);
+    assert.deepEqual(codec.decode(first.nextCursor!, ctx()), { createdAt: new Date(2000), id: 'x_2' });
+    assert.equal(toPage(rows, 3, codec, ctx()).nextCursor, null);
   });
 });

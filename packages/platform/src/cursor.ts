@@ -8,8 +8,18 @@ export interface KeysetPosition {
   id: string;
 }
 
-function fingerprint(filters: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
+/**
+ * What a cursor belongs to: one list of one organization, with the filters its pages were made
+ * with. A cursor used with any other list, organization or filters is refused.
+ */
+export interface CursorContext {
+  list: string;
+  organizationId: string;
+  filters: Record<string, unknown>;
+}
+
+function fingerprint({ list, organizationId, filters }: CursorContext): string {
+  const canonical = JSON.stringify([list, organizationId, Object.keys(filters).sort().map((k) => [k, filters[k] ?? null])]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -24,12 +34,12 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
   }
 
-  encode(position: KeysetPosition, filters: Record<string, unknown>): string {
-    const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id, fingerprint(filters)])).toString('base64url');
+  encode(position: KeysetPosition, context: CursorContext): string {
+    const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id, fingerprint(context)])).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
 
-  decode(cursor: string, filters: Record<string, unknown>): KeysetPosition {
+  decode(cursor: string, context: CursorContext): KeysetPosition {
     const invalid = (message: string) => new AppError('validation_failed', message, [{ path: 'cursor', message }]);
     const [payload, signature] = cursor.split('.');
     if (!payload || !signature) throw invalid('The cursor is malformed.');
@@ -37,7 +47,7 @@ export class CursorCodec {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('The cursor is invalid or was modified.');
     const [createdAt, id, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
-    if (filterPrint !== fingerprint(filters)) throw invalid('The filters differ from those the cursor was made with.');
+    if (filterPrint !== fingerprint(context)) throw invalid('This cursor belongs to another list, or its filters differ from those given now.');
     return { createdAt: new Date(createdAt), id };
   }
 }
@@ -49,11 +59,11 @@ export function toPage<Row extends { created_at: Date; id: string }>(
   rows: Row[],
   limit: number,
   codec: CursorCodec,
-  filters: Record<string, unknown>,
+  context: CursorContext,
 ): { items: Row[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  const nextCursor = rows.length > limit && last ? codec.encode({ createdAt: last.created_at, id: last.id }, filters) : null;
+  const nextCursor = rows.length > limit && last ? codec.encode({ createdAt: last.created_at, id: last.id }, context) : null;
   return { items, nextCursor };
 }
 

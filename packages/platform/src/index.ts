@@ -15,3 +15,7 @@ export * from './cursor.js';
 export * from './runtime-file.js';
 export * from './outbox.js';
 export * from './workflow-outbox.js';
+export * from './relay-loop.js';
+export * from './outbox-publisher.js';
+export * from './ssrf.js';
+export * from './secret-box.js';

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import pg from 'pg';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Logger } from './logger.js';
+import { RelayLoop } from './relay-loop.js';
 
 /**
  * Workflow starts that must follow a commit (ARCHITECTURE.md: no DB + Temporal dual writes in a
@@ -65,13 +65,11 @@ interface Row {
 
 /**
  * Starts pending workflows of one schema's outbox: woken by NOTIFY, and polling as a safety net.
- * Rows are claimed with SKIP LOCKED so several instances of a service share the work.
+ * Rows are claimed with SKIP LOCKED so several instances of a service share the work; a start
+ * Temporal already has (same workflow id) counts as done.
  */
 export class WorkflowStartRelay {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop: RelayLoop;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -80,81 +78,48 @@ export class WorkflowStartRelay {
     private readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly logger: Logger,
-    private readonly pollMs = 1000,
-  ) {}
-
-  private listener: pg.Client | null = null;
-
-  /** Starts polling, and listens for NOTIFY on `databaseUrl` so a commit is acted on at once. */
-  async start(databaseUrl?: string): Promise<void> {
-    this.timer = setInterval(() => this.kick(), this.pollMs);
-    if (databaseUrl) {
-      this.listener = new pg.Client({ connectionString: databaseUrl, application_name: `${this.schema}-workflow-relay` });
-      this.listener.on('error', (err) => this.logger.warn({ err }, 'workflow relay listener error; polling continues'));
-      this.listener.on('notification', (msg) => {
-        if (msg.payload === this.schema) this.kick();
-      });
-      await this.listener.connect();
-      await this.listener.query(`listen ${WORKFLOW_OUTBOX_CHANNEL}`);
-    }
-    this.kick();
+    pollMs = 1000,
+  ) {
+    this.loop = new RelayLoop({ name: 'workflow-relay', schema, channel: WORKFLOW_OUTBOX_CHANNEL, pollMs, logger, pass: () => this.pass() });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.listener?.end().catch(() => undefined);
-    while (this.running) await new Promise((r) => setTimeout(r, 20));
+  start(databaseUrl?: string): Promise<void> {
+    return this.loop.start(databaseUrl);
   }
 
-  /** Runs a pass now (or right after the current one). */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    this.pass()
-      .catch((err: unknown) => this.logger.warn({ err }, 'workflow relay pass failed'))
-      .finally(() => {
-        this.running = false;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async pass(): Promise<void> {
-    for (;;) {
-      const done = await this.db.transaction().execute(async (trx) => {
-        const { rows } = await sql<Row>`select workflow_id, workflow_type, args, organization_id, kind from ${sql.id(this.schema, 'workflow_outbox')}
-          where started_at is null and task_queue = ${this.taskQueue} order by created_at limit 20 for update skip locked`.execute(trx);
-        for (const row of rows) {
-          try {
-            await this.temporal.workflow.start(row.workflow_type, {
-              workflowId: row.workflow_id,
-              taskQueue: this.taskQueue,
-              args: row.args,
-              typedSearchAttributes: [
-                { key: ORGANIZATION_ID, value: row.organization_id },
-                { key: KIND, value: row.kind },
-              ],
-            });
-          } catch (err) {
-            if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-              this.logger.warn({ err, workflowId: row.workflow_id }, 'could not start workflow; will retry');
-              await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${String((err as Error).message).slice(0, 500)}
-                where workflow_id = ${row.workflow_id}`.execute(trx);
-              continue;
-            }
+  private pass(): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<Row>`select workflow_id, workflow_type, args, organization_id, kind from ${sql.id(this.schema, 'workflow_outbox')}
+        where started_at is null and task_queue = ${this.taskQueue} order by created_at limit 20 for update skip locked`.execute(trx);
+      let started = 0;
+      for (const row of rows) {
+        try {
+          await this.temporal.workflow.start(row.workflow_type, {
+            workflowId: row.workflow_id,
+            taskQueue: this.taskQueue,
+            args: row.args,
+            typedSearchAttributes: [
+              { key: ORGANIZATION_ID, value: row.organization_id },
+              { key: KIND, value: row.kind },
+            ],
+          });
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+            this.logger.warn({ err, workflowId: row.workflow_id }, 'could not start workflow; will retry');
+            await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${String((err as Error).message).slice(0, 500)}
+              where workflow_id = ${row.workflow_id}`.execute(trx);
+            continue;
           }
-          await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = ${row.workflow_id}`.execute(trx);
         }
-        return rows.length < 20;
-      });
-      if (done) return;
-    }
+        started++;
+        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = ${row.workflow_id}`.execute(trx);
+      }
+      // More only when a full batch went through; failures wait for the next poll.
+      return rows.length === 20 && started === rows.length;
+    });
   }
 }

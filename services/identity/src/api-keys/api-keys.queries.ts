@@ -37,14 +37,14 @@ export async function createApiKey(db: Db, organizationId: string, input: Create
 }
 
 export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: string, limit: number, cursor?: string) {
-  const filters = { organizationId };
+  const context = { list: 'api_keys', organizationId, filters: {} };
   let query = db.selectFrom('identity.api_keys').selectAll().where('organization_id', '=', organizationId);
   if (cursor) {
-    const at = codec.decode(cursor, filters);
+    const at = codec.decode(cursor, context);
     query = query.where(olderThan(at));
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = toPage(rows, limit, codec, filters);
+  const page = toPage(rows, limit, codec, context);
   return { items: page.items.map(toApiKey), nextCursor: page.nextCursor };
 }
 

@@ -58,7 +58,7 @@ export async function insertCandidate(trx: Db, organizationId: string, input: Cr
   if (!row) {
     const existing = await findCandidateByEmail(trx, organizationId, input.email);
     if (existing) throw new AppError('candidate_exists', `A candidate with e-mail ${input.email} already exists.`, undefined, { candidateId: existing.id });
-    throw new AppError('conflict', `A candidate with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+    throw new AppError('external_id_exists', `A candidate with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
   }
   const candidate = toCandidate(row);
   await recordEvent(trx, SCHEMA, organizationId, 'candidate.created', candidate);
@@ -71,13 +71,14 @@ export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string
 
 export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidatesQuery) {
   const { limit, cursor, ...filters } = query;
+  const context = { list: 'candidates', organizationId, filters };
   let q = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId);
   if (filters.email) q = q.where((eb) => eb(eb.fn('lower', ['email']), '=', filters.email!.toLowerCase()));
   if (filters.externalId) q = q.where('external_id', '=', filters.externalId);
   if (filters.createdAfter) q = q.where('created_at', '>', new Date(filters.createdAfter));
   if (filters.createdBefore) q = q.where('created_at', '<', new Date(filters.createdBefore));
-  if (cursor) q = q.where(olderThan(codec.decode(cursor, filters)));
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = toPage(rows, limit, codec, filters);
+  const page = toPage(rows, limit, codec, context);
   return { items: page.items.map(toCandidate), nextCursor: page.nextCursor };
 }

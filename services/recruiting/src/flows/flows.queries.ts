@@ -27,10 +27,11 @@ export async function getFlow(db: Db, organizationId: string, id: string): Promi
 }
 
 export async function listFlows(db: Db, codec: CursorCodec, organizationId: string, query: { limit: number; cursor?: string }) {
+  const context = { list: 'hiring_flows', organizationId, filters: {} };
   let q = db.selectFrom('recruiting.hiring_flows').selectAll().where('organization_id', '=', organizationId);
-  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, {})));
+  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-  const page = toPage(rows, query.limit, codec, {});
+  const page = toPage(rows, query.limit, codec, context);
   return { items: await withStages(db, page.items), nextCursor: page.nextCursor };
 }
 

@@ -107,15 +107,16 @@ export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens
 
 export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery) {
   const { limit, cursor, ...filters } = query;
+  const context = { list: 'interviews', organizationId, filters };
   let q = selectInterviews(db).where('i.organization_id', '=', organizationId);
   if (filters.status) q = q.where('i.status', '=', filters.status);
   if (filters.candidateId) q = q.where('i.candidate_id', '=', filters.candidateId);
   if (filters.positionId) q = q.where('i.position_id', '=', filters.positionId);
   if (filters.createdAfter) q = q.where('i.created_at', '>', new Date(filters.createdAfter));
   if (filters.createdBefore) q = q.where('i.created_at', '<', new Date(filters.createdBefore));
-  if (cursor) q = q.where(olderThan(codec.decode(cursor, filters), 'i'));
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, context), 'i'));
   const rows = await q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit + 1).execute();
-  const page = toPage(rows, limit, codec, filters);
+  const page = toPage(rows, limit, codec, context);
   return { items: page.items.map((r) => toInterview(r, tokens)), nextCursor: page.nextCursor };
 }
 

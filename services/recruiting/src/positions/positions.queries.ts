@@ -55,7 +55,7 @@ export async function insertPosition(trx: Db, organizationId: string, input: Cre
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new AppError('conflict', `A position with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+  if (!row) throw new AppError('external_id_exists', `A position with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
   const position = toPosition(row);
   await recordEvent(trx, SCHEMA, organizationId, 'position.created', position);
   return position;
@@ -67,10 +67,11 @@ export function createPosition(db: Kysely<RecruitingDB>, organizationId: string,
 
 export async function listPositions(db: Db, codec: CursorCodec, organizationId: string, query: ListPositionsQuery) {
   const { limit, cursor, ...filters } = query;
+  const context = { list: 'positions', organizationId, filters };
   let q = db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId);
   if (filters.status) q = q.where('status', '=', filters.status);
-  if (cursor) q = q.where(olderThan(codec.decode(cursor, filters)));
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = toPage(rows, limit, codec, filters);
+  const page = toPage(rows, limit, codec, context);
   return { items: page.items.map(toPosition), nextCursor: page.nextCursor };
 }
