@@ -7,6 +7,7 @@ export const GatewayConfig = BaseConfig.extend({
   PUBLIC_BASE_URL: z.url().default('http://localhost:3000'),
   IDENTITY_URL: z.url(),
   RECRUITING_URL: z.url(),
+  INTEGRATIONS_URL: z.url(),
   /** Session cookie lifetime; matches the identity service's session TTL. */
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
 });

@@ -12,7 +12,7 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', 
 const db = createDb<GatewayDB>(pool);
 await migrateSchema(db, 'gateway', migrations);
 
-const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL };
+const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL, integrations: config.INTEGRATIONS_URL };
 const services = createServiceClients(serviceUrls, config.INTERNAL_AUTH_SECRET);
 const app = createGatewayApp({
   services,

@@ -1,11 +1,13 @@
 import { createServiceClient, InternalTokenCache, internalKey, SYSTEM_SUBJECT, type CallContext } from '@hireloop/platform';
 import type { IdentityRouter } from '@hireloop/identity';
 import type { RecruitingRouter } from '@hireloop/recruiting';
+import type { IntegrationsRouter } from '@hireloop/integrations';
 import { SCOPES } from '@hireloop/contracts';
 
 export interface ServiceUrls {
   identity: string;
   recruiting: string;
+  integrations: string;
 }
 
 /** Typed clients of every service the gateway fronts; one set per process. */
@@ -13,10 +15,11 @@ export function createServiceClients(urls: ServiceUrls, internalAuthSecret: stri
   const tokens = new InternalTokenCache(internalKey(internalAuthSecret));
   const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);
   const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens);
+  const integrations = createServiceClient<IntegrationsRouter>(urls.integrations, tokens);
   const system = { sub: SYSTEM_SUBJECT, org: null, scopes: [...SCOPES] };
   return {
     /** Clients that act for one caller (an API key's organization and scopes). */
-    forCaller: (call: CallContext) => ({ identity: identity(call), recruiting: recruiting(call) }),
+    forCaller: (call: CallContext) => ({ identity: identity(call), recruiting: recruiting(call), integrations: integrations(call) }),
     /** The gateway itself, e.g. to verify an API key or a session. */
     identityAsSystem: (requestId: string) => identity({ auth: system, requestId }),
     /** The gateway itself on the candidate's invite page (the token is the credential). */

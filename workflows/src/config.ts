@@ -9,6 +9,11 @@ export const WorkerConfig = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   WORKER_PORT: z.coerce.number().int().default(3109),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
+  INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),
+  /** Development only: deliveries may go to loopback. */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** A delivery attempt gets this long for a 2xx (PRODUCT.md §8: 15 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   INTERNAL_AUTH_SECRET: z.string().min(32, 'INTERNAL_AUTH_SECRET must be at least 32 characters'),
   /** Without a key the offline provider answers (model "offline"). */
   OPENAI_API_KEY: z.string().min(1).optional(),

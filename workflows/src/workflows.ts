@@ -1,3 +1,6 @@
 // Every workflow the worker runs. Workflow code is deterministic and imports activities as types only.
 export { ping } from './ping.workflow.js';
 export { evaluateInterview } from './evaluate-interview.workflow.js';
+export { deliverWebhook } from './deliver-webhook.workflow.js';
+export { generateJobDescription } from './generate-job-description.workflow.js';
+export { processAtsEvent } from './process-ats-event.workflow.js';

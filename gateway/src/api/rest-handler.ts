@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError, appErrorOf, type Logger } from '@hireloop/platform';
-import { restRouter } from '../rest/router.js';
+import { procedureMeta, restRouter } from '../rest/router.js';
 import { createRestContext, type RestContext } from '../rest/trpc.js';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
@@ -15,10 +15,11 @@ export function restHandler(services: ServiceClients, publicBaseUrl: string, log
   const handle = createOpenApiNodeHttpHandler({
     router: restRouter,
     createContext: createRestContext(services, publicBaseUrl) as never,
-    responseMeta: ({ ctx, errors }) => {
+    responseMeta: ({ ctx, errors, paths }) => {
       const context = ctx as RestContext | undefined;
       if (errors.length) return {};
-      return { status: context?.response.status ?? 200, headers: context?.response.headers ?? {} };
+      const meta = paths?.[0] ? procedureMeta(paths[0]) : undefined;
+      return { status: context?.response.status ?? meta?.successStatus ?? 200, headers: context?.response.headers ?? {} };
     },
     onError: ({ error, req, path }) => {
       const hl = locals(req as Request);

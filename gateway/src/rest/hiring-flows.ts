@@ -34,6 +34,7 @@ const EnrollInput = z
 export const enrollCandidate = apiProcedure
   .meta({
     scope: 'write',
+    successStatus: 201,
     openapi: {
       method: 'POST', path: '/hiring-flows/{id}/candidates', tags, summary: 'Enroll a candidate into a flow', successDescription: 'The candidate was enrolled in the first stage', errorResponses: [404],
       description: 'Body: `{"candidateId": "cand_…"}`, or `{"candidate": {"email", "name"}}` to find the candidate by e-mail or create one. The enrollment starts in the first stage; if that is an `ai_interview` stage, an interview is scheduled for the flow\'s position and its id returned. Enrolling twice is 409 `already_enrolled`.',
@@ -45,6 +46,5 @@ export const enrollCandidate = apiProcedure
     const { id, ...rest } = input;
     const body = EnrollBody.parse(rest);
     const enrollment = await ctx.recruiting.flows.enroll.mutate({ flowId: id, body });
-    ctx.response.status = 201;
     return { data: enrollment };
   });

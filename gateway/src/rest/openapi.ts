@@ -73,7 +73,11 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByRoute.get(`${method} ${path}`);
       const scope = meta?.scope;
-      const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+      const success = Object.entries(op.responses)
+        .filter(([status]) => status.startsWith('2'))
+        .map(([status, response]): [string, Operation['responses'][string]] =>
+          meta?.successStatus === 204 ? ['204', { description: response.description }] : [String(meta?.successStatus ?? status), response],
+        );
       const extra = Array.isArray(meta?.openapi?.errorResponses) ? meta.openapi.errorResponses : [];
       const statuses = new Set([...COMMON_ERRORS, ...(method === 'post' ? BODY_ERRORS : []), ...extra]);
       op.responses = Object.fromEntries([

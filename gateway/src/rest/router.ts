@@ -1,9 +1,13 @@
+import type { ProcedureMeta } from '@hireloop/platform';
 import { router } from './trpc.js';
 import { me } from './me.js';
 import { createCandidate, getCandidate, listCandidates } from './candidates.js';
 import { createPosition, getPosition, listPositions } from './positions.js';
 import { cancelInterview, getEvaluation, getInterview, listInterviews, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listHiringFlows } from './hiring-flows.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks } from './webhooks.js';
+import { createJobDescription, getTask } from './tasks.js';
+import { pushAtsEvent } from './ats-events.js';
 
 /** Every public /api/v1 route: one procedure each, with its scope and REST mapping in meta. */
 export const restRouter = router({
@@ -22,5 +26,17 @@ export const restRouter = router({
   listHiringFlows,
   getHiringFlow,
   enrollCandidate,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  deleteWebhook,
+  createJobDescription,
+  getTask,
+  pushAtsEvent,
 });
 export type RestRouter = typeof restRouter;
+
+/** The meta (scope, REST mapping, success status) of a REST procedure by its path. */
+export function procedureMeta(path: string): ProcedureMeta | undefined {
+  return (restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } } | undefined>)[path]?._def.meta;
+}

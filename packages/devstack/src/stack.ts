@@ -51,6 +51,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       NODE_ENV: given['NODE_ENV'] ?? (mode === 'test' ? 'test' : 'development'),
       LOG_LEVEL: given['LOG_LEVEL'] ?? (mode === 'test' ? 'warn' : 'info'),
       INTERNAL_AUTH_SECRET: given['INTERNAL_AUTH_SECRET'] ?? secrets.internalAuthSecret,
+      WEBHOOK_SECRET_KEY: given['WEBHOOK_SECRET_KEY'] ?? secrets.webhookSecretKey,
     };
 
     // Database
@@ -98,8 +99,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const gatewayUrl = `http://localhost:${env['GATEWAY_PORT']}`;
     env['PUBLIC_BASE_URL'] = given['PUBLIC_BASE_URL'] ?? gatewayUrl;
     env['WEBHOOK_ALLOW_LOOPBACK'] = given['WEBHOOK_ALLOW_LOOPBACK'] ?? 'true';
-    // Tests watch the expiry sweep happen; a short period keeps them fast.
-    if (mode === 'test') env['EXPIRY_SWEEP_SECONDS'] = given['EXPIRY_SWEEP_SECONDS'] ?? '2';
+    // Tests watch the expiry sweep and webhook retries happen; short periods keep them fast.
+    if (mode === 'test') {
+      env['EXPIRY_SWEEP_SECONDS'] = given['EXPIRY_SWEEP_SECONDS'] ?? '2';
+      env['WEBHOOK_RETRY_SCHEDULE'] = given['WEBHOOK_RETRY_SCHEDULE'] ?? '1s,1s,2s,2s,2s,2s,2s';
+    }
 
     const launch = async (name: string, entry: string, extraEnv: Record<string, string>, index: number) => {
       const child = startChild({

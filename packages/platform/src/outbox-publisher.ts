@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from './logger.js';
 import { OUTBOX_CHANNEL, type OutboxEvent } from './outbox.js';
 import { RelayLoop } from './relay-loop.js';
+import { SYSTEM_SUBJECT, type InternalTokenCache } from './internal-auth.js';
 
 export interface PublishedEvent extends OutboxEvent {
   organizationId: string;
@@ -46,4 +47,21 @@ export class OutboxPublisher {
       return rows.length === this.batch;
     });
   }
+}
+
+/**
+ * Where services publish their outbox: the integrations service's `events.ingest` procedure
+ * (fan-out to webhooks), called over tRPC's HTTP wire format as the `system` subject. Kept here,
+ * not as a typed client, so no service package has to depend on the integrations package.
+ */
+export function integrationsEventSink(integrationsUrl: string, tokens: InternalTokenCache) {
+  return async (events: PublishedEvent[]): Promise<void> => {
+    const token = await tokens.tokenFor({ sub: SYSTEM_SUBJECT, org: null, scopes: ['read', 'write', 'admin'] });
+    const res = await fetch(`${integrationsUrl.replace(/\/$/, '')}/trpc/events.ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ events }),
+    });
+    if (!res.ok) throw new Error(`integrations refused the events: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  };
 }

@@ -7,7 +7,7 @@ import { appErrorFromClientError } from './service-client.js';
 import type { InternalAuth } from './internal-auth.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
-export type ProcedureMeta = OpenApiMeta & { scope?: Scope };
+export type ProcedureMeta = OpenApiMeta & { scope?: Scope; /** REST status of success when not 200 (201, 202, 204). */ successStatus?: 201 | 202 | 204 };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
   return error.issues.flatMap((i) => {

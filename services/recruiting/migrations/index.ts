@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_recruiting.js';
 import * as m0003 from './0003_interviews_flows.js';
+import * as m0005 from './0005_ats.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -9,4 +10,5 @@ export const migrations: Record<string, Migration> = {
   '0002_outbox': { up: async (db) => void (await outboxTableSql('recruiting').execute(db)) },
   '0003_interviews_flows': m0003,
   '0004_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('recruiting').execute(db)) },
+  '0005_ats': m0005,
 };

@@ -98,7 +98,16 @@ export interface EnrollmentsTable {
   enrolled_at: Timestamp;
 }
 
+export interface AtsStageMappingsTable {
+  organization_id: string;
+  source: string;
+  stage: string;
+  action: 'ai_interview';
+  created_at: Timestamp;
+}
+
 export interface RecruitingDB {
+  'recruiting.ats_stage_mappings': AtsStageMappingsTable;
   'recruiting.interviews': InterviewsTable;
   'recruiting.evaluations': EvaluationsTable;
   'recruiting.hiring_flows': HiringFlowsTable;

@@ -1,5 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
-import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled, WorkflowStartRelay } from '@hireloop/platform';
+import {
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, integrationsEventSink, InternalTokenCache, internalKey, migrateSchema, OutboxPublisher, pingDb,
+  serveUntilSignalled, WorkflowStartRelay,
+} from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
 import { loadRecruitingConfig } from './config.js';
 import { SCHEMA, type RecruitingDB } from './db.js';
@@ -20,6 +23,10 @@ const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.INTE
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
 await relay.start(config.DATABASE_URL);
+// Every event in our outbox goes to the integrations service for webhook fan-out.
+const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(internalKey(config.INTERNAL_AUTH_SECRET)));
+const publisher = new OutboxPublisher(db, SCHEMA, sink, logger);
+await publisher.start(config.DATABASE_URL);
 
 // Invites past their expiry become `expired` (state in Postgres, so it survives restarts).
 const sweep = setInterval(() => {
@@ -32,6 +39,7 @@ const sweep = setInterval(() => {
 const server = createServiceServer({ name: 'recruiting', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.RECRUITING_PORT, config.HOST, logger, async () => {
   clearInterval(sweep);
+  await publisher.stop();
   await relay.stop();
   await temporal.connection.close();
   await db.destroy();

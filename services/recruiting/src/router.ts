@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { CursorCodec, Kysely } from '@hireloop/platform';
 import {
-  CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
+  AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
   EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, OrganizationId, pageOf, Position, PositionId,
 } from '@hireloop/contracts';
 import type { RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import { createCandidate, getCandidate, listCandidates } from './candidates/candidates.queries.js';
-import { createPosition, getPositionRow, listPositions, toPosition } from './positions/positions.queries.js';
+import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition } from './positions/positions.queries.js';
+import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
 import { evaluationInput, finishEvaluation, getEvaluation } from './evaluations/evaluations.queries.js';
@@ -38,6 +39,10 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
       list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input)),
       get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
+      applyJobDescription: orgProcedure
+        .input(z.object({ id: PositionId, description: z.string().min(1).max(20_000) }))
+        .output(Position)
+        .mutation(({ ctx, input }) => applyJobDescription(db, ctx.org, input.id, input.description)),
     }),
     interviews: router({
       schedule: orgProcedure.input(CreateInterviewBody).output(Interview).mutation(({ ctx, input }) => scheduleInterview(db, tokens, ctx.org, input)),
@@ -79,6 +84,13 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
     invites: inviteRouter(db, tokens, deps.taskQueue),
+    ats: router({
+      /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */
+      applyEvent: systemOrgProcedure.input(AtsEventBody).mutation(({ ctx, input }) => applyAtsEvent(db, tokens, ctx.org, input)),
+      setStageMappings: orgProcedure
+        .input(z.object({ source: AtsEventBody.shape.source, stages: z.array(z.string().trim().min(1).max(200)).max(50) }))
+        .mutation(({ ctx, input }) => setStageMappings(db, ctx.org, input.source, input.stages)),
+    }),
   });
 }
 

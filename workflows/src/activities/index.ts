@@ -1,11 +1,21 @@
+import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { createAiProvider } from '../ai/provider.js';
 import type { WorkerConfig } from '../config.js';
 import { createEvaluationActivities } from './evaluation.js';
+import { createDeliveryActivities } from './webhook-delivery.js';
+import { createJobDescriptionActivities } from './job-description.js';
+import { createAtsActivities } from './ats-events.js';
 
 /** Every activity the worker registers, wired to its dependencies once per process. */
 export function createActivities(config: WorkerConfig) {
   const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_AUTH_SECRET);
+  const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_AUTH_SECRET);
   const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
-  return { ...createEvaluationActivities({ recruiting, ai }) };
+  return {
+    ...createEvaluationActivities({ recruiting, ai }),
+    ...createDeliveryActivities({ integrations, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+    ...createJobDescriptionActivities({ integrations, ai }),
+    ...createAtsActivities({ integrations, recruiting }),
+  };
 }

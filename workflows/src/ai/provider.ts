@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import { EvaluationResult } from '@hireloop/contracts';
+import { EvaluationResult, JobDescriptionResult } from '@hireloop/contracts';
 
 export interface EvaluationInput {
   interviewId: string;
@@ -12,9 +12,19 @@ export interface EvaluationInput {
 }
 
 /** The AI work the platform does (ARCHITECTURE.md "AI"). Structured output, validated with zod. */
+export interface JobDescriptionInput {
+  title: string;
+  seniority?: string;
+  location?: string;
+  skills?: string[];
+  tone: 'neutral' | 'friendly' | 'formal';
+  language: string;
+}
+
 export interface AiProvider {
   readonly model: string;
   evaluateInterview(input: EvaluationInput): Promise<EvaluationResult>;
+  writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult>;
 }
 
 export interface AiConfig {
@@ -57,6 +67,19 @@ export class OfflineProvider implements AiProvider {
       })),
     };
   }
+
+  async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult> {
+    const level = input.seniority ? `${input.seniority} ` : '';
+    const skills = input.skills?.length ? input.skills : ['clear written communication', 'ownership of results'];
+    const title = `${level}${input.title}`.trim();
+    const summary = `Offline draft (no AI provider configured): we are hiring a ${title}${input.location ? ` in ${input.location}` : ''}.`;
+    const responsibilities = [`Own the outcomes expected of a ${input.title}.`, 'Work closely with your team and stakeholders.', 'Improve how the team works, one step at a time.'];
+    const requirements = skills.map((s) => `Experience with ${s}.`);
+    const niceToHave = ['Experience in a fast-growing company.'];
+    const list = (items: string[]) => items.map((i) => `- ${i}`).join('\n');
+    const markdown = `# ${title}\n\n${summary}\n\n## Responsibilities\n${list(responsibilities)}\n\n## Requirements\n${list(requirements)}\n\n## Nice to have\n${list(niceToHave)}\n`;
+    return { title, summary, responsibilities, requirements, niceToHave, markdown };
+  }
 }
 
 const SYSTEM_PROMPT = `You are an experienced, fair interviewer. Evaluate the candidate's written interview answers
@@ -85,6 +108,17 @@ export class OpenAiProvider implements AiProvider {
       `Position: ${input.position.title}\n${input.position.description ?? ''}\n\nInterview: ${input.title}\n\n` +
         input.answers.map((a, i) => `Question ${i + 1}: ${a.question}\nAnswer: ${a.answer}`).join('\n\n'),
       SYSTEM_PROMPT,
+    );
+  }
+
+  async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult> {
+    return this.structured(
+      JobDescriptionResult,
+      'job_description',
+      JSON.stringify(input),
+      `You write clear, inclusive job descriptions. Write in the language ${input.language} with a ${input.tone} tone.
+Reply with JSON only, matching the schema: title, summary, responsibilities, requirements, niceToHave, and the
+whole description as markdown. Avoid gendered language and needless requirements.`,
     );
   }
 

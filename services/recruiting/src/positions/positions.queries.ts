@@ -75,3 +75,16 @@ export async function listPositions(db: Db, codec: CursorCodec, organizationId: 
   const page = toPage(rows, limit, codec, context);
   return { items: page.items.map(toPosition), nextCursor: page.nextCursor };
 }
+
+/** Writes an AI-generated job description into a position (console, from a succeeded task). */
+export async function applyJobDescription(db: Db, organizationId: string, id: string, description: string): Promise<Position> {
+  const row = await db
+    .updateTable('recruiting.positions')
+    .set({ description, updated_at: new Date() })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No position ${id}.`);
+  return toPosition(row);
+}

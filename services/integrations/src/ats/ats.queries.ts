@@ -1,0 +1,63 @@
+import { AppError, enqueueWorkflowStart, newId, recordEvent, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type AtsEventBody } from '@hireloop/contracts';
+import { SCHEMA, type IntegrationsDB } from '../db.js';
+
+/**
+ * POST /ats/events: accepted once per (organization, source, eventId). A repeat answers
+ * `duplicate` with the first one's id and changes nothing; a new one queues `ats:<id>`.
+ */
+export function acceptAtsEvent(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, body: AtsEventBody) {
+  return db.transaction().execute(async (trx) => {
+    const id = newId(ID_PREFIXES.atsEvent);
+    const inserted = await trx
+      .insertInto('integrations.ats_events')
+      .values({ id, organization_id: organizationId, source: body.source, event_id: body.eventId, type: body.type, payload: JSON.stringify(body), status: 'accepted' })
+      .onConflict((oc) => oc.columns(['organization_id', 'source', 'event_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) {
+      const existing = await trx
+        .selectFrom('integrations.ats_events')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('source', '=', body.source)
+        .where('event_id', '=', body.eventId)
+        .executeTakeFirstOrThrow();
+      return { id: existing.id, status: 'duplicate' as const };
+    }
+    await enqueueWorkflowStart(trx, SCHEMA, {
+      workflowId: `ats:${id}`,
+      workflowType: 'processAtsEvent',
+      args: [{ atsEventId: id, organizationId, event: body }],
+      organizationId,
+      kind: 'ats_event',
+      taskQueue,
+    });
+    return { id, status: 'accepted' as const };
+  });
+}
+
+/** Records the outcome once and emits `ats_event.processed` with what was matched or created. */
+export function finishAtsEvent(db: Kysely<IntegrationsDB>, organizationId: string, id: string, outcome: { result: Record<string, unknown> } | { error: { code: string; message: string } }) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('integrations.ats_events').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) throw new AppError('not_found', `No ATS event ${id}.`);
+    if (row.status !== 'accepted') return { status: row.status };
+    const ok = 'result' in outcome;
+    const result = ok ? outcome.result : { error: outcome.error };
+    await trx
+      .updateTable('integrations.ats_events')
+      .set({ status: ok ? 'processed' : 'failed', result: JSON.stringify(result), processed_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await recordEvent(trx, SCHEMA, organizationId, 'ats_event.processed', {
+      id,
+      source: row.source,
+      eventId: row.event_id,
+      type: row.type,
+      status: ok ? 'processed' : 'failed',
+      ...result,
+    });
+    return { status: ok ? 'processed' : 'failed' };
+  });
+}

@@ -1,0 +1,85 @@
+import { AppError, enqueueWorkflowStart, newId, recordEvent, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type CreateJobDescriptionBody, type JobDescriptionResult, type Task } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import { SCHEMA, type Db, type IntegrationsDB, type TasksTable } from '../db.js';
+
+export function toTask(row: Selectable<TasksTable>): Task {
+  return {
+    id: row.id,
+    kind: 'job_description',
+    status: row.status,
+    result: row.result as Task['result'],
+    error: row.error,
+    positionId: row.position_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+export async function getTaskRow(db: Db, organizationId: string, id: string) {
+  const row = await db.selectFrom('integrations.tasks').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No task ${id}.`);
+  return row;
+}
+
+/** POST /ai/job-description: a queued task and its workflow `jd:<taskId>`, in one transaction. */
+export function createJobDescriptionTask(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, input: CreateJobDescriptionBody): Promise<Task> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const row = await trx
+      .insertInto('integrations.tasks')
+      .values({
+        id: newId(ID_PREFIXES.task, now.getTime()),
+        organization_id: organizationId,
+        kind: 'job_description',
+        status: 'queued',
+        input: JSON.stringify(input),
+        position_id: input.positionId ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await enqueueWorkflowStart(trx, SCHEMA, {
+      workflowId: `jd:${row.id}`,
+      workflowType: 'generateJobDescription',
+      args: [{ taskId: row.id, organizationId, input }],
+      organizationId,
+      kind: 'job_description',
+      taskQueue,
+    });
+    return toTask(row);
+  });
+}
+
+export async function markTaskRunning(db: Db, organizationId: string, id: string): Promise<void> {
+  await db.updateTable('integrations.tasks').set({ status: 'running', updated_at: new Date() }).where('organization_id', '=', organizationId).where('id', '=', id).where('status', '=', 'queued').execute();
+}
+
+/** Ends a task once (a retried activity finds it ended) and emits task.succeeded / task.failed. */
+export function finishTask(
+  db: Kysely<IntegrationsDB>,
+  organizationId: string,
+  id: string,
+  outcome: { result: JobDescriptionResult & { model: string } } | { error: { code: string; message: string } },
+): Promise<Task> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getTaskRow(trx, organizationId, id);
+    if (current.status === 'succeeded' || current.status === 'failed') return toTask(current);
+    const now = new Date();
+    const row = await trx
+      .updateTable('integrations.tasks')
+      .set(
+        'result' in outcome
+          ? { status: 'succeeded', result: JSON.stringify(outcome.result), completed_at: now, updated_at: now }
+          : { status: 'failed', error: JSON.stringify(outcome.error), completed_at: now, updated_at: now },
+      )
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const task = toTask(row);
+    await recordEvent(trx, SCHEMA, organizationId, row.status === 'succeeded' ? 'task.succeeded' : 'task.failed', task);
+    return task;
+  });
+}

@@ -1,0 +1,104 @@
+import { AppError, type Kysely } from '@hireloop/platform';
+import type { AtsEventBody } from '@hireloop/contracts';
+import type { Db, RecruitingDB } from '../db.js';
+import { findCandidateByEmail, insertCandidate, toCandidate } from '../candidates/candidates.queries.js';
+import { insertPosition } from '../positions/positions.queries.js';
+import { insertInterview } from '../interviews/interviews.queries.js';
+import type { InviteTokens } from '../interviews/invite-token.js';
+
+/** Stages that, when an application enters them, schedule an AI interview (set in the console). */
+export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId: string, source: string, stages: string[]) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('recruiting.ats_stage_mappings').where('organization_id', '=', organizationId).where('source', '=', source).execute();
+    if (stages.length) {
+      await trx
+        .insertInto('recruiting.ats_stage_mappings')
+        .values([...new Set(stages.map((s) => s.trim().toLowerCase()))].map((stage) => ({ organization_id: organizationId, source, stage, action: 'ai_interview' as const })))
+        .execute();
+    }
+  });
+  return { source, stages };
+}
+
+async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: boolean) {
+  const bySource = await trx
+    .selectFrom('recruiting.candidates')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', source)
+    .where('external_id', '=', c.externalId)
+    .executeTakeFirst();
+  if (bySource) {
+    if (update && (c.name || c.email)) {
+      const row = await trx
+        .updateTable('recruiting.candidates')
+        .set({ ...(c.name ? { name: c.name } : {}), ...(c.email ? { email: c.email } : {}), updated_at: new Date() })
+        .where('id', '=', bySource.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { candidate: toCandidate(row), action: 'updated' as const };
+    }
+    return { candidate: toCandidate(bySource), action: 'matched' as const };
+  }
+  if (c.email) {
+    const byEmail = await findCandidateByEmail(trx, organizationId, c.email);
+    if (byEmail) return { candidate: toCandidate(byEmail), action: 'matched' as const };
+  }
+  if (!c.email || !c.name) {
+    throw new AppError('validation_failed', `Candidate ${c.externalId} is unknown; its email and name are needed to create it.`, [{ path: 'candidate', message: 'email and name required for a new candidate' }]);
+  }
+  return { candidate: await insertCandidate(trx, organizationId, { email: c.email, name: c.name, externalId: c.externalId, source }), action: 'created' as const };
+}
+
+async function matchPosition(trx: Db, organizationId: string, source: string, job: NonNullable<AtsEventBody['job']>) {
+  const existing = await trx
+    .selectFrom('recruiting.positions')
+    .select(['id'])
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', source)
+    .where('external_id', '=', job.externalId)
+    .executeTakeFirst();
+  if (existing) return { positionId: existing.id, action: 'matched' as const };
+  const position = await insertPosition(trx, organizationId, {
+    title: job.title ?? `Position ${job.externalId}`,
+    externalId: job.externalId,
+    source,
+    employmentType: 'full_time',
+    status: 'open',
+    interviewQuestions: [],
+  });
+  return { positionId: position.id, action: 'created' as const };
+}
+
+/**
+ * Applies one ATS event: candidates and positions are matched or created by (source, externalId);
+ * a stage change into a mapped stage schedules an AI interview. All in one transaction.
+ */
+export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, event: AtsEventBody) {
+  return db.transaction().execute(async (trx) => {
+    const { candidate, action: candidateAction } = await matchCandidate(trx, organizationId, event.source, event.candidate, event.type === 'candidate.updated');
+    const position = event.job ? await matchPosition(trx, organizationId, event.source, event.job) : null;
+    let interviewId: string | null = null;
+    const stage = event.application?.stage?.trim().toLowerCase();
+    if (event.type === 'application.stage_changed' && stage && position) {
+      const mapped = await trx
+        .selectFrom('recruiting.ats_stage_mappings')
+        .select('action')
+        .where('organization_id', '=', organizationId)
+        .where('source', '=', event.source)
+        .where('stage', '=', stage)
+        .executeTakeFirst();
+      if (mapped) {
+        const interview = await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId: position.positionId, duration: 30, expiresInDays: 14 });
+        interviewId = interview.id;
+      }
+    }
+    return {
+      candidateId: candidate.id,
+      candidateAction,
+      positionId: position?.positionId ?? null,
+      positionAction: position?.action ?? null,
+      interviewId,
+    };
+  });
+}

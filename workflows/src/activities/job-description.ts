@@ -1,0 +1,27 @@
+import type { JobDescriptionResult } from '@hireloop/contracts';
+import type { createIntegrationsClient } from '@hireloop/integrations/client';
+import type { AiProvider, JobDescriptionInput } from '../ai/provider.js';
+
+export interface JobDescriptionDeps {
+  integrations: ReturnType<typeof createIntegrationsClient>;
+  ai: AiProvider;
+}
+
+/** Activities of the AI job-description task workflow. */
+export function createJobDescriptionActivities({ integrations, ai }: JobDescriptionDeps) {
+  return {
+    async markTaskRunning(args: { organizationId: string; taskId: string }): Promise<void> {
+      await integrations.forOrganization(args.organizationId).tasks.markRunning.mutate({ id: args.taskId });
+    },
+    async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult & { model: string }> {
+      return { ...(await ai.writeJobDescription(input)), model: ai.model };
+    },
+    async completeTask(args: { organizationId: string; taskId: string; result: JobDescriptionResult & { model: string } }): Promise<void> {
+      await integrations.forOrganization(args.organizationId).tasks.succeed.mutate({ id: args.taskId, result: args.result });
+    },
+    async failTask(args: { organizationId: string; taskId: string; code: string; message: string }): Promise<void> {
+      await integrations.forOrganization(args.organizationId).tasks.fail.mutate({ id: args.taskId, error: { code: args.code, message: args.message.slice(0, 2000) } });
+    },
+  };
+}
+export type JobDescriptionActivities = ReturnType<typeof createJobDescriptionActivities>;
