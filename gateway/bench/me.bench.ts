@@ -1,12 +1,10 @@
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { bootstrapDemo } from '@hireloop/devstack/bootstrap';
 import { step, warn } from '@hireloop/devstack/log';
 import { DATA_DIR, ROOT } from '@hireloop/devstack/paths';
 import { freePort } from '@hireloop/devstack/ports';
-import { localSecrets } from '@hireloop/devstack/secrets';
 import { onStopSignal } from '@hireloop/devstack/signals';
 import { startStack, type Stack } from '@hireloop/devstack/stack';
 import { createIdentityClient } from '@hireloop/identity/client';
@@ -17,6 +15,8 @@ import { internalKey, rethrowServiceError, signInternalToken } from '@hireloop/p
  * through the gateway (HTTP hop to identity, key look-up + rate-limit upsert), the identity
  * service's own tRPC endpoint (the same verification without the gateway), and a plain
  * Express + pg handler (one SELECT, the floor). Loopback only, about a minute in all.
+ * On Linux it also counts the CPU time each process spends per request (from /proc), which says
+ * where the time goes and how much of the machine something else was using meanwhile.
  */
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 3;
@@ -35,6 +35,80 @@ interface Target {
 interface Row {
   target: string;
   result: Result;
+  /** CPU ms spent during the measured run, by process group; null without /proc. */
+  cpu: CpuUsage | null;
+}
+
+/** A group of processes whose CPU time is counted: one service, or Postgres with its backends. */
+interface CpuSource {
+  name: string;
+  pids: () => number[];
+}
+
+interface CpuUsage {
+  bySource: Map<string, number>;
+  /** CPU ms of the whole machine (every CPU) not spent idle, and wall ms. */
+  machineBusy: number;
+  wall: number;
+}
+
+const HAS_PROC = existsSync('/proc/self/stat');
+/** /proc counts CPU time in USER_HZ ticks, 100 per second on Linux. */
+const MS_PER_TICK = 10;
+
+/** utime + stime of a process in ms, or null once it has exited. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+  } catch {
+    return null;
+  }
+}
+
+/** Postgres serves each connection from a backend forked by the postmaster. */
+function withChildren(parent: number): number[] {
+  const pids = [parent];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return pids;
+}
+
+function machineBusyMs(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
+  return (user + nice + system + irq + softirq + steal) * MS_PER_TICK;
+}
+
+function snapshotCpu(sources: CpuSource[]) {
+  const byPid = new Map<string, Map<number, number>>();
+  for (const source of sources) {
+    const perPid = new Map<number, number>();
+    for (const pid of source.pids()) {
+      const ms = processCpuMs(pid);
+      if (ms !== null) perPid.set(pid, ms);
+    }
+    byPid.set(source.name, perPid);
+  }
+  return { byPid, machineBusy: machineBusyMs(), at: Date.now() };
+}
+
+function cpuBetween(before: ReturnType<typeof snapshotCpu>, after: ReturnType<typeof snapshotCpu>): CpuUsage {
+  const bySource = new Map<string, number>();
+  for (const [name, perPid] of after.byPid) {
+    let ms = 0;
+    for (const [pid, now] of perPid) ms += now - (before.byPid.get(name)?.get(pid) ?? 0);
+    bySource.set(name, ms);
+  }
+  return { bySource, machineBusy: after.machineBusy - before.machineBusy, wall: after.at - before.at };
 }
 
 /** One request must answer 200 with the expected body before the target is measured. */
@@ -52,18 +126,21 @@ async function verifyTarget(target: Target): Promise<void> {
   }
 }
 
-async function measure(target: Target): Promise<Result> {
+async function measure(target: Target, cpuSources: CpuSource[]): Promise<Row> {
   const options = { url: target.url, method: target.method, headers: target.headers, body: target.body, connections: CONNECTIONS, title: target.name };
   await autocannon({ ...options, duration: WARMUP_SECONDS });
-  return autocannon({ ...options, duration: DURATION_SECONDS });
+  const before = HAS_PROC ? snapshotCpu(cpuSources) : null;
+  const result = await autocannon({ ...options, duration: DURATION_SECONDS });
+  const cpu = before ? cpuBetween(before, snapshotCpu(cpuSources)) : null;
+  return { target: target.name, result, cpu };
 }
 
-function markdownReport(rows: Row[], startedAt: Date, loadBefore: number[]): string {
+function markdownReport(rows: Row[], startedAt: Date): string {
   const cpu = cpus();
   const lines = [
     `Command: \`npm run bench\` (autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per target, loopback)`,
     `Date: ${startedAt.toISOString()}`,
-    `Machine: node ${process.version}, ${platform()}/${arch()}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, load average ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min) before measuring`,
+    `Machine: node ${process.version}, ${platform()}/${arch()}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM`,
     '',
     '| target | requests/s (mean) | p50 ms | p99 ms | non-2xx |',
     '|---|---:|---:|---:|---:|',
@@ -72,6 +149,24 @@ function markdownReport(rows: Row[], startedAt: Date, loadBefore: number[]): str
   ];
   const failures = rows.filter(({ result }) => result.errors > 0 || result.timeouts > 0);
   for (const { target, result } of failures) lines.push('', `${target}: ${result.errors} connection errors, ${result.timeouts} timeouts.`);
+  const names = [...(rows[0]?.cpu?.bySource.keys() ?? [])];
+  if (names.length > 0) {
+    lines.push(
+      '',
+      'CPU time per request (µs), by process, during the measured run; the last column is the share of the',
+      `machine's ${cpu.length} CPUs used by processes not counted here (other load skews the numbers above):`,
+      '',
+      `| target | ${names.join(' | ')} | total | other processes |`,
+      `|---|${names.map(() => '---:|').join('')}---:|---:|`,
+      ...rows.map(({ target, result, cpu: usage }) => {
+        if (!usage) return `| ${target} |`;
+        const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests.total));
+        const counted = [...usage.bySource.values()].reduce((a, b) => a + b, 0);
+        const other = Math.max(0, usage.machineBusy - counted) / (usage.wall * cpu.length);
+        return `| ${target} | ${names.map((n) => perRequest(usage.bySource.get(n) ?? 0)).join(' | ')} | ${perRequest(counted)} | ${Math.round(other * 100)} % |`;
+      }),
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -96,15 +191,26 @@ try {
   });
   const { env } = stack;
   const secret = env['INTERNAL_AUTH_SECRET']!;
-  const demo = await bootstrapDemo(env['IDENTITY_URL']!, secret, localSecrets(dataDir).demoAdminPassword);
+  // An organization of its own rather than the demo one: the benchmark needs nothing the demo seeds.
+  const identity = createIdentityClient(env['IDENTITY_URL']!, secret);
+  const organization = await identity.system.organizations.create.mutate({ name: 'Benchmark' }).catch(rethrowServiceError);
   // A limit far above what loopback can reach, so every measured request is a 200.
-  const apiKey = await createIdentityClient(env['IDENTITY_URL']!, secret)
-    .forOrganization(demo.organization.id)
+  const apiKey = await identity
+    .forOrganization(organization.id)
     .apiKeys.create.mutate({ name: 'bench', scopes: ['read'], rateLimitPerMinute: 1_000_000 })
     .catch(rethrowServiceError);
   const internalToken = await signInternalToken(internalKey(secret), { sub: 'system', org: null, scopes: ['read', 'write', 'admin'] }, 3600);
   const plainPort = await freePort();
-  await stack.startProcess('plain-me', 'gateway/bench/plain-me-server.ts', { PLAIN_ME_PORT: String(plainPort) });
+  const plain = await stack.startProcess('plain-me', 'gateway/bench/plain-me-server.ts', { PLAIN_ME_PORT: String(plainPort) });
+  const pidOf = (name: string) => stack?.children.find((c) => c.name === name)?.pid ?? 0;
+  const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const cpuSources: CpuSource[] = [
+    { name: 'gateway', pids: () => [pidOf('gateway')] },
+    { name: 'identity', pids: () => [pidOf('identity')] },
+    { name: 'plain Express', pids: () => [plain.pid] },
+    { name: 'Postgres', pids: () => withChildren(postmaster) },
+    { name: 'autocannon', pids: () => [process.pid] },
+  ];
 
   const isMe = (body: unknown) => (body as { data?: { key?: { id?: string } } } | null)?.data?.key?.id === apiKey.id;
   const targets: Target[] = [
@@ -135,16 +241,14 @@ try {
     },
   ];
 
-  // Anything else busy on the machine skews every number; the report says how busy it was.
-  const loadBefore = loadavg();
   const rows: Row[] = [];
   for (const target of targets) {
     await verifyTarget(target);
     step(`Measuring ${target.name}: ${WARMUP_SECONDS} s warm-up, then ${DURATION_SECONDS} s with ${CONNECTIONS} connections`);
-    rows.push({ target: target.name, result: await measure(target) });
+    rows.push(await measure(target, cpuSources));
   }
 
-  const report = markdownReport(rows, startedAt, loadBefore);
+  const report = markdownReport(rows, startedAt);
   writeFileSync(join(dataDir, 'results.md'), report);
   process.stdout.write(`\n${report}`);
   exitCode = 0;
