@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { Scope } from '@hireloop/contracts';
 import { z } from 'zod';
 
@@ -63,5 +63,28 @@ export class InternalTokenCache {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(id, { token, refreshAt: now + (TTL_SECONDS - 15) * 1000 });
     return token;
+  }
+}
+
+/**
+ * Verifies internal tokens, remembering each verified token until it expires: callers reuse a
+ * token for most of its minute (InternalTokenCache), so a service verifies the signature once
+ * per caller and minute instead of on every request. Unknown or bad tokens are never cached.
+ */
+export class InternalTokenVerifier {
+  private readonly verified = new Map<string, { auth: InternalAuth; expiresAt: number }>();
+  constructor(private readonly key: Uint8Array) {}
+
+  async verify(token: string | undefined): Promise<InternalAuth | null> {
+    if (!token) return null;
+    const now = Date.now();
+    const hit = this.verified.get(token);
+    if (hit && hit.expiresAt > now) return hit.auth;
+    const auth = await verifyInternalToken(this.key, token);
+    if (!auth) return null;
+    const exp = decodeJwt(token).exp;
+    if (this.verified.size > 10_000) this.verified.clear();
+    if (exp) this.verified.set(token, { auth, expiresAt: exp * 1000 });
+    return auth;
   }
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AnyTRPCRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from './logger.js';
-import { internalKey, verifyInternalToken } from './internal-auth.js';
+import { internalKey, InternalTokenVerifier } from './internal-auth.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
 import { newRequestId, isWellFormedRequestId } from './request-id.js';
 
@@ -21,7 +21,7 @@ export interface ServiceServerOptions {
  * approved procedure builder refuses).
  */
 export function createServiceServer(options: ServiceServerOptions): Server {
-  const key = internalKey(options.internalAuthSecret);
+  const verifier = new InternalTokenVerifier(internalKey(options.internalAuthSecret));
   const trpc = createHTTPHandler({
     router: options.router,
     basePath: '/trpc/',
@@ -30,7 +30,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
       const incomingId = req.headers['x-request-id'];
       const requestId = typeof incomingId === 'string' && isWellFormedRequestId(incomingId) ? incomingId : newRequestId();
-      return { auth: await verifyInternalToken(key, token), requestId };
+      return { auth: await verifier.verify(token), requestId };
     },
     onError: ({ error, path }) => {
       if (!appErrorOf(error)) options.logger.error({ err: error, path }, 'procedure failed');
