@@ -1,16 +1,11 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { PLATFORM_CALL, AI_CALL } from './activity-options.js';
 import type { EvaluationActivities } from './activities/evaluation.js';
 
-const { loadEvaluationInput, saveEvaluation, saveEvaluationFailure } = proxyActivities<EvaluationActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+const { loadEvaluationInput, saveEvaluation, saveEvaluationFailure } = proxyActivities<EvaluationActivities>(PLATFORM_CALL);
 
 // The AI call: a few attempts with backoff for 429/5xx; a refused request fails at once.
-const { generateEvaluation } = proxyActivities<EvaluationActivities>({
-  startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['ai_request_rejected'] },
-});
+const { generateEvaluation } = proxyActivities<EvaluationActivities>(AI_CALL);
 
 /**
  * `evaluate:<interviewId>`: asks the AI provider for the structured evaluation of a completed

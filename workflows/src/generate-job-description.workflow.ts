@@ -1,16 +1,11 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { PLATFORM_CALL, AI_CALL } from './activity-options.js';
 import type { JobDescriptionActivities } from './activities/job-description.js';
 import type { JobDescriptionInput } from './ai/provider.js';
 
-const { markTaskRunning, completeTask, failTask } = proxyActivities<JobDescriptionActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+const { markTaskRunning, completeTask, failTask } = proxyActivities<JobDescriptionActivities>(PLATFORM_CALL);
 // 429 and 5xx are retried with backoff; a refused request (400/401…) fails the task at once.
-const { writeJobDescription } = proxyActivities<JobDescriptionActivities>({
-  startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['ai_request_rejected'] },
-});
+const { writeJobDescription } = proxyActivities<JobDescriptionActivities>(AI_CALL);
 
 /** `jd:<taskId>`: queued → running → succeeded (with the result) or failed (with a task error). */
 export async function generateJobDescription(args: { taskId: string; organizationId: string; input: JobDescriptionInput }): Promise<string> {

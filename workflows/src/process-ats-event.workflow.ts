@@ -1,11 +1,9 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { PLATFORM_CALL } from './activity-options.js';
 import type { AtsActivities } from './activities/ats-events.js';
 import type { AtsEventBody } from '@hireloop/contracts';
 
-const { applyAtsEvent, finishAtsEvent } = proxyActivities<AtsActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+const { applyAtsEvent, finishAtsEvent } = proxyActivities<AtsActivities>(PLATFORM_CALL);
 
 /** `ats:<atsEventId>`: applies an inbound ATS event and emits `ats_event.processed`. */
 export async function processAtsEvent(args: { atsEventId: string; organizationId: string; event: AtsEventBody }): Promise<string> {

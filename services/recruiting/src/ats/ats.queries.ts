@@ -42,7 +42,17 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
   }
   if (c.email) {
     const byEmail = await findCandidateByEmail(trx, organizationId, c.email);
-    if (byEmail) return { candidate: toCandidate(byEmail), action: 'matched' as const };
+    if (byEmail) {
+      // Link the ATS's id to the candidate we already had, so later events that carry only the id find it.
+      if (byEmail.external_id !== null) return { candidate: toCandidate(byEmail), action: 'matched' as const };
+      const linked = await trx
+        .updateTable('recruiting.candidates')
+        .set({ source, external_id: c.externalId, updated_at: new Date() })
+        .where('id', '=', byEmail.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { candidate: toCandidate(linked), action: 'linked' as const };
+    }
   }
   if (!c.email || !c.name) {
     throw new AppError('validation_failed', `Candidate ${c.externalId} is unknown; its email and name are needed to create it.`, [{ path: 'candidate', message: 'email and name required for a new candidate' }]);
@@ -89,8 +99,18 @@ export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, or
         .where('stage', '=', stage)
         .executeTakeFirst();
       if (mapped) {
-        const interview = await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId: position.positionId, duration: 30, expiresInDays: 14 });
-        interviewId = interview.id;
+        // An open interview for this candidate and position is reused: a repeated stage change
+        // (or a retried activity) never schedules a second one.
+        const open = await trx
+          .selectFrom('recruiting.interviews')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('candidate_id', '=', candidate.id)
+          .where('position_id', '=', position.positionId)
+          .where('status', 'in', ['scheduled', 'in_progress'])
+          .where('expires_at', '>', new Date())
+          .executeTakeFirst();
+        interviewId = open?.id ?? (await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId: position.positionId, duration: 30, expiresInDays: 14 })).id;
       }
     }
     return {
