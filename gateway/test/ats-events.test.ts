@@ -338,7 +338,7 @@ describe('ATS event processing', () => {
     assert.equal(linked.result.status, 'processed', JSON.stringify(linked.result));
     assert.equal(linked.result.candidateId, existing.body.data.id);
     const found = await candidatesWithExternalId(org.key, externalId);
-    assert.deepEqual(found.map((c: { id: string }) => c.id), [existing.body.data.id]);
+    assert.deepEqual(found.map((c) => c['id']), [existing.body.data.id]);
     const later = await pushAndProcess(org, event({ type: 'application.created', candidate: { externalId }, job: { externalId: `job-${unique()}` } }));
     assert.equal(later.result.status, 'processed', JSON.stringify(later.result));
     assert.equal(later.result.candidateId, existing.body.data.id);
