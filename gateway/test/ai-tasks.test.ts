@@ -1,10 +1,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { newPosition } from './interview-helpers.js';
+import { assertValidation, unique } from './api-assertions.js';
 
 // PRODUCT.md §7 Task, §8 task.succeeded / task.failed; issue 4 item 4 (AI job description).
 
@@ -30,15 +31,6 @@ const taskEvents = async (orgId: string, taskId: string) =>
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-function assertValidation(res: ApiResponse<any>, path: string) {
-  assert.equal(res.status, 422, res.text);
-  assert.deepEqual(Object.keys(res.body), ['error']);
-  assert.equal(res.body.error.code, 'validation_failed');
-  const details = res.body.error.details as { path: string; message: string }[];
-  assert.ok(Array.isArray(details) && details.length > 0, res.text);
-  assert.ok(details.some((d) => d.path === path), `expected a detail for ${path}: ${res.text}`);
-}
-
 async function postJobDescription(key: string, body: Record<string, unknown>) {
   const res = await call('POST', '/api/v1/ai/job-description', { key, body });
   assert.equal(res.status, 202, res.text);
@@ -53,7 +45,6 @@ const finalTask = (key: string, id: string, timeoutMs = 60_000) =>
     timeoutMs,
   );
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 describe('POST /api/v1/ai/job-description (offline provider)', () => {
   let org: Org;

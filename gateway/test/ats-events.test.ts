@@ -2,9 +2,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { call, eventually, newOrganizationWithKey, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { uniqueEmail } from './interview-helpers.js';
+import { assertValidation, unique } from './api-assertions.js';
 
 // PRODUCT.md §7 ATS event, §8 ats_event.processed; issue 4 item 5 (inbound ATS events).
 
@@ -21,7 +22,6 @@ before(async () => {
 });
 after(() => db.end());
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 type Processed = { id: string; type: string; createdAt: string; data: Record<string, any> };
 
@@ -82,15 +82,6 @@ const interviewsOf = async (key: string, candidateId: string) => {
   assert.equal(res.status, 200, res.text);
   return res.body.data as Record<string, any>[];
 };
-
-function assertValidation(res: ApiResponse<any>, path: string) {
-  assert.equal(res.status, 422, res.text);
-  assert.deepEqual(Object.keys(res.body), ['error']);
-  assert.equal(res.body.error.code, 'validation_failed');
-  const details = res.body.error.details as { path: string; message: string }[];
-  assert.ok(Array.isArray(details) && details.length > 0, res.text);
-  assert.ok(details.some((d) => d.path === path), `expected a detail for ${path}: ${res.text}`);
-}
 
 describe('POST /api/v1/ats/events: acceptance', () => {
   let org: Org;

@@ -3,39 +3,13 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { call, newOrganizationWithKey, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
+import { assertError, assertValidation, nextPath, unique } from './api-assertions.js';
 
 // PRODUCT.md §7 Candidate, §5 lists, §4 limits, §3 errors. Every test makes its own organization.
 
 type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
 const newOrg = (): Promise<Org> => newOrganizationWithKey(['read', 'write']);
 
-function assertError(res: ApiResponse<any>, status: number, code: string) {
-  assert.equal(res.status, status, res.text);
-  assert.deepEqual(Object.keys(res.body), ['error']);
-  assert.equal(res.body.error.code, code);
-  assert.equal(typeof res.body.error.message, 'string');
-  assert.equal(res.body.error.requestId, res.headers.get('x-request-id'));
-  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-}
-
-function assertValidation(res: ApiResponse<any>, path: string) {
-  assertError(res, 422, 'validation_failed');
-  const details = res.body.error.details as { path: string; message: string }[];
-  assert.ok(Array.isArray(details) && details.length > 0, res.text);
-  assert.ok(details.some((d) => d.path === path), `expected a detail for ${path}: ${res.text}`);
-}
-
-/** The path and query of the `Link: <…>; rel="next"` URL, or null when there is none. */
-function nextPath(res: ApiResponse<any>): string | null {
-  const link = res.headers.get('link');
-  if (!link) return null;
-  const match = /<([^>]+)>;\s*rel="next"/.exec(link);
-  assert.ok(match, `malformed Link header: ${link}`);
-  const url = new URL(match[1]!);
-  return `${url.pathname}${url.search}`;
-}
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const email = (label: string) => `${label}-${unique()}@example.com`;
 
 async function createCandidate(key: string, body: Record<string, unknown>) {

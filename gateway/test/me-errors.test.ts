@@ -2,15 +2,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, newKey, newOrganizationWithKey, startExtraGateway } from '@hireloop/devstack/testing';
 import { freePort } from '@hireloop/devstack/ports';
-
-function assertEnvelope(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.deepEqual(Object.keys(res.body), ['error']);
-  assert.equal(res.body.error.code, code);
-  assert.equal(typeof res.body.error.message, 'string');
-  assert.equal(res.body.error.requestId, res.headers.get('x-request-id'));
-  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-}
+import { assertError } from './api-assertions.js';
 
 describe('GET /api/v1/me', () => {
   let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
@@ -30,33 +22,33 @@ describe('GET /api/v1/me', () => {
 
   it('401 missing_api_key with WWW-Authenticate when there is no Authorization header', async () => {
     const res = await call('GET', '/api/v1/me');
-    assertEnvelope(res, 401, 'missing_api_key');
+    assertError(res, 401, 'missing_api_key');
     assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
   });
 
   it('401 invalid_api_key for a malformed header, a malformed key and an unknown key', async () => {
     for (const authorization of ['Basic abc', 'Bearer', `Bearer ${org.key.replace('hl_', 'xx_')}`, 'Bearer hl_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000']) {
-      assertEnvelope(await call('GET', '/api/v1/me', { headers: { authorization } }), 401, 'invalid_api_key');
+      assertError(await call('GET', '/api/v1/me', { headers: { authorization } }), 401, 'invalid_api_key');
     }
   });
 
   it('403 insufficient_scope naming the scope when the key lacks read', async () => {
     const { key } = await newKey(org.organization.id, ['write', 'admin']);
     const res = await call('GET', '/api/v1/me', { key });
-    assertEnvelope(res, 403, 'insufficient_scope');
+    assertError(res, 403, 'insufficient_scope');
     assert.match(res.body.error.message, /`read`/);
   });
 
   it('422 validation_failed for an unknown query parameter', async () => {
     const res = await call('GET', '/api/v1/me?expand=everything', { key: org.key });
-    assertEnvelope(res, 422, 'validation_failed');
+    assertError(res, 422, 'validation_failed');
     assert.ok(Array.isArray(res.body.error.details) && res.body.error.details.length > 0);
     assert.match(JSON.stringify(res.body.error.details), /expand/);
   });
 
   it('404 route_not_found for an unknown route or method under /api/v1', async () => {
-    assertEnvelope(await call('GET', '/api/v1/nothing-here', { key: org.key }), 404, 'route_not_found');
-    assertEnvelope(await call('DELETE', '/api/v1/me', { key: org.key }), 404, 'route_not_found');
+    assertError(await call('GET', '/api/v1/nothing-here', { key: org.key }), 404, 'route_not_found');
+    assertError(await call('DELETE', '/api/v1/me', { key: org.key }), 404, 'route_not_found');
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
@@ -70,7 +62,7 @@ describe('GET /api/v1/me', () => {
     const gateway = await startExtraGateway({ IDENTITY_URL: `http://127.0.0.1:${await freePort()}` });
     try {
       const res = await call('GET', '/api/v1/me', { key: org.key, baseUrl: gateway.url });
-      assertEnvelope(res, 503, 'service_unavailable');
+      assertError(res, 503, 'service_unavailable');
       assert.ok(Number(res.headers.get('retry-after')) > 0);
       assert.ok(!/ECONNREFUSED|fetch failed|at /.test(res.text), 'no internals in the body');
     } finally {
@@ -101,7 +93,7 @@ describe('rate limit (PRODUCT.md §4)', () => {
       assert.deepEqual(statuses, [200, 200, 200, 200]);
       for (const baseUrl of urls) {
         const limited = await call('GET', '/api/v1/me', { key, baseUrl });
-        assertEnvelope(limited, 429, 'rate_limited');
+        assertError(limited, 429, 'rate_limited');
         assert.ok(Number(limited.headers.get('retry-after')) >= 1);
         assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
         assert.equal(limited.headers.get('ratelimit-policy'), '"default";q=4;w=60');
