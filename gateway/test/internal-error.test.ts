@@ -1,0 +1,34 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, newOrganizationWithKey, startExtraGateway, startTestServer } from '@hireloop/devstack/testing';
+import { assertError } from './api-assertions.js';
+
+/** What a service answers when it fails unexpectedly: a tRPC error with internals in it. */
+const LEAKY = JSON.stringify({
+  error: {
+    message: 'boom: select password_hash from identity.users where id = $1',
+    code: -32603,
+    data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, stack: 'Error: boom\n    at query (/srv/db.ts:1:1)', path: 'x' },
+  },
+});
+
+describe('500 internal_error', () => {
+  it('hides what a failing service said: no message, SQL or stack reaches the client', async () => {
+    const { key } = await newOrganizationWithKey(['read']);
+    const broken = await startTestServer(() => ({ status: 500, body: LEAKY }));
+    // One gateway whose recruiting service fails (the key still authenticates), one whose identity does.
+    const recruitingDown = await startExtraGateway({ RECRUITING_URL: broken.url });
+    const identityDown = await startExtraGateway({ IDENTITY_URL: broken.url });
+    try {
+      for (const [baseUrl, path] of [[recruitingDown.url, '/api/v1/candidates'], [identityDown.url, '/api/v1/me']] as const) {
+        const res = await call('GET', path, { key, baseUrl });
+        assertError(res, 500, 'internal_error');
+        assert.doesNotMatch(res.text, /boom|select|password|stack|\/srv\//i, res.text);
+      }
+    } finally {
+      await recruitingDown.child.stop();
+      await identityDown.child.stop();
+      await broken.close();
+    }
+  });
+});
