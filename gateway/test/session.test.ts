@@ -70,3 +70,18 @@ describe('service-to-service auth', () => {
     assert.equal(forged.status, 401);
   });
 });
+
+describe('service errors through /trpc keep their status', () => {
+  it('not_found is 404 and validation_failed 422 on the wire, with appCode and appDetails', async () => {
+    const env = testEnv();
+    const login = await call('POST', '/auth/login', { body: { email: env.adminEmail, password: env.adminPassword } });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const input = encodeURIComponent(JSON.stringify({ id: 'flow_0000000000000000000000' }));
+    const missing = await call('GET', `/trpc/recruiting/flows.get?input=${input}`, { headers: { cookie } });
+    assert.equal(missing.status, 404, missing.text);
+    assert.equal(missing.body.error.data.appCode, 'not_found');
+    const invalid = await call('POST', '/trpc/recruiting/flows.create', { headers: { cookie }, body: { name: 'No position', stages: [{ name: 'AI', kind: 'ai_interview' }] } });
+    assert.equal(invalid.status, 422, invalid.text);
+    assert.equal(invalid.body.error.data.appDetails[0].path, 'positionId');
+  });
+});

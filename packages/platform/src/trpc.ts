@@ -72,7 +72,13 @@ export type OrgAuthed = ServiceContext & { auth: InternalAuth & { org: string };
  */
 export function createServiceProcedures() {
   const t = createTrpc<ServiceContext>();
-  const internalProcedure = t.procedure.use(({ ctx, next }) => {
+  // An AppError thrown in a procedure keeps its HTTP status on the wire (404, 409, 422…), not 500.
+  const withAppErrors = t.procedure.use(async ({ next }) => {
+    const result = await next();
+    if (!result.ok && result.error.cause instanceof AppError && result.error.code === 'INTERNAL_SERVER_ERROR') throw toTRPCError(result.error.cause);
+    return result;
+  });
+  const internalProcedure = withAppErrors.use(({ ctx, next }) => {
     if (!ctx.auth) throw toTRPCError(new AppError('unauthenticated', 'This service requires an internal token.'));
     return next({ ctx: { ...ctx, auth: ctx.auth } });
   });

@@ -1,0 +1,317 @@
+import type { Result } from 'autocannon';
+import pg from 'pg';
+import { step } from '@hireloop/devstack/log';
+import { BASE62, newId } from '@hireloop/platform';
+import {
+  failureNotes, loadNote, machineDescription, measureLoad, measureLoadWithCpu, newOrganization, otherProcessesShare, otherWorkloads, runBench, stackCpuSources, verifyTarget,
+  type CpuSource, type CpuUsage, type LoadRow, type LoadTarget,
+} from './bench-kit.js';
+
+/**
+ * `npm run bench:interviews` (issue 3): GET /api/v1/interviews?limit=25 on page 1 and page 100 of
+ * one organization holding 10 000 and then 1 000 000 interviews, and POST /api/v1/interviews
+ * throughput. Interviews are seeded with SQL straight into the recruiting schema (generate_series,
+ * ~100 000 rows a statement); the list is then read through the gateway like any client would,
+ * following `Link: rel="next"` to reach page 100.
+ */
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 2;
+/** Load on both pages before a data set's first measurement (see measureDataset). */
+const PRIME_SECONDS = 6;
+const DURATION_SECONDS = 8;
+const PAGE_SIZE = 25;
+const DEEP_PAGE = 100;
+const SMALL = 10_000;
+const LARGE = 1_000_000;
+const CANDIDATES = 1_000;
+/** Slots of the large data set per INSERT: 101 010 slots hold ~100 000 rows of the second stage. */
+const CHUNK_SLOTS = 101_010;
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365 * DAY_MS;
+/** The year is cut into LARGE slots, one interview each: 31.536 s apart. */
+const SLOT_MS = YEAR_MS / LARGE;
+
+/**
+ * SQL for `expr` (a bigint) as `width` base62 digits, most significant first: what `toBase62` does,
+ * so seeded ids look exactly like ids the service makes and sort like the numbers they encode.
+ */
+function base62Sql(expr: string, width: number): string {
+  return Array.from({ length: width }, (_, i) => `substr('${BASE62}', ((${expr}) / ${(62n ** BigInt(width - 1 - i)).toString()} % 62)::int + 1, 1)`).join(' || ');
+}
+
+/** Two stable numbers below 62^7 from a text: the "random" tail of a seeded id, 7 base62 digits each. */
+const hashSql = (text: string) => {
+  const part = (from: number) => `((('x' || substr(md5(${text}), ${from}, 16))::bit(64)::bigint & 9223372036854775807) % ${62 ** 7})`;
+  return [part(1), part(17)] as const;
+};
+
+/**
+ * An id like `newId(prefix, ms)`: 9 base62 digits of the creation time in ms, then 14 of a hash
+ * (standing in for the random part). Creation times are distinct per row, so ids are unique and
+ * increase with created_at.
+ */
+const idSql = (prefix: string, msExpr: string, hashExpr: string) =>
+  `'${prefix}_' || ${base62Sql(msExpr, 9)} || ${base62Sql(`${hashExpr}1`, 7)} || ${base62Sql(`${hashExpr}2`, 7)}`;
+
+/** Select-list items `<name>1, <name>2` for idSql's hash. */
+const hashColumns = (text: string, name: string) => hashSql(text).map((expr, i) => `${expr} as ${name}${i + 1}`).join(', ');
+
+interface Seed {
+  organizationId: string;
+  positionId: string;
+  /** Epoch ms the year of interviews ends at (the seeding started then). */
+  end: number;
+}
+
+async function seedPositionAndCandidates(db: pg.Client, seed: Seed): Promise<void> {
+  const base = seed.end - YEAR_MS - 2 * DAY_MS;
+  await db.query(
+    `insert into recruiting.positions (id, organization_id, title, employment_type, status, created_at, updated_at)
+     values ($1, $2, 'Benchmark Engineer', 'full_time', 'open', $3, $3)`,
+    [seed.positionId, seed.organizationId, new Date(base)],
+  );
+  await db.query(
+    `insert into recruiting.candidates (id, organization_id, email, name, created_at, updated_at)
+     select id, $1, 'candidate-' || lpad(k::text, 4, '0') || '@bench.example', 'Candidate ' || k, created_at, created_at
+     from (select k, ${idSql('cand', 'ms', 'h')} as id, timestamptz 'epoch' + ms * interval '1 millisecond' as created_at
+           from (select k, $2::bigint + k * 1000 as ms, ${hashColumns(`'cand' || k`, 'h')} from generate_series(0, ${CANDIDATES - 1}) k offset 0) s) t`,
+    [seed.organizationId, base + DAY_MS],
+  );
+}
+
+/**
+ * Interviews for slots `from`..`to` (every `by`-th; `where` filters slots further). Slot n is
+ * created at `year start + (n − 1) × 31.536 s` plus a sub-second offset, for candidate n mod 1000.
+ */
+async function insertInterviews(db: pg.Client, seed: Seed, range: { from: number; to: number; by: number; where: string }): Promise<number> {
+  const yearStart = seed.end - YEAR_MS;
+  const candidateBase = seed.end - YEAR_MS - DAY_MS;
+  const { rowCount } = await db.query(
+    `insert into recruiting.interviews
+       (id, organization_id, title, status, candidate_id, position_id, duration_minutes, invite_token_hash, questions, expires_at, created_at, updated_at)
+     select id, $1, 'Benchmark Engineer interview', 'scheduled', candidate_id, $2, 30, encode(sha256(convert_to(id, 'UTF8')), 'hex'), '[]'::jsonb,
+            $3::timestamptz, created_at, created_at
+     from (select ${idSql('int', 'ms', 'h')} as id,
+                  ${idSql('cand', 'candidate_ms', 'candidate_h')} as candidate_id,
+                  date_trunc('milliseconds', timestamptz 'epoch' + ms * interval '1 millisecond') as created_at
+           from (select $4::bigint + (n - 1) * ${SLOT_MS} + (n * 7919) % 997 as ms, ${hashColumns(`'int' || n`, 'h')},
+                        $5::bigint + (n % ${CANDIDATES}) * 1000 as candidate_ms, ${hashColumns(`'cand' || (n % ${CANDIDATES})`, 'candidate_h')}
+                 from generate_series($6::bigint, $7::bigint, $8::bigint) n where ${range.where} offset 0) s) t`,
+    [seed.organizationId, seed.positionId, new Date(seed.end + 60 * DAY_MS), yearStart, candidateBase, range.from, range.to, range.by],
+  );
+  return rowCount ?? 0;
+}
+
+/** Every seeded id has the shape of a real one, and id order is created_at order (in byte order, as base62 is meant to sort). */
+async function checkIds(db: pg.Client, organizationId: string): Promise<void> {
+  const { rows } = await db.query<{ malformed: string; out_of_order: string }>(
+    `select count(*) filter (where id !~ '^int_[0-9A-Za-z]{23}$') as malformed,
+            count(*) filter (where previous_id >= id collate "C") as out_of_order
+     from (select id, lag(id) over (order by created_at, id) as previous_id from recruiting.interviews where organization_id = $1) t`,
+    [organizationId],
+  );
+  const { malformed, out_of_order: outOfOrder } = rows[0]!;
+  if (Number(malformed) !== 0 || Number(outOfOrder) !== 0) throw new Error(`seeded ids: ${malformed} malformed, ${outOfOrder} out of created_at order`);
+}
+
+/** Seconds since `started`, one decimal. */
+const secondsSince = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
+
+interface ListItem {
+  id: string;
+  createdAt: string;
+}
+
+function nextLink(header: string | null): string | null {
+  const match = /<([^>]+)>;\s*rel="next"/.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+type Row = LoadRow & { cpu: CpuUsage | null };
+
+const TIMING = { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: DURATION_SECONDS };
+
+interface Dataset {
+  label: string;
+  rows: Row[];
+  /** Wall time to walk pages 1–99 one after another, following Link. */
+  walkMs: number;
+  /** The last item of page 99: the keyset position page 100 starts after. */
+  page99Last: ListItem;
+}
+
+async function measureDataset(gatewayUrl: string, key: string, label: string, cpuSources: CpuSource[]): Promise<Dataset> {
+  const headers = { authorization: `Bearer ${key}` };
+  const firstPage = `${gatewayUrl}/api/v1/interviews?limit=${PAGE_SIZE}`;
+  let url = firstPage;
+  let last: ListItem | undefined;
+  const walkStarted = performance.now();
+  for (let page = 1; page < DEEP_PAGE; page++) {
+    const res = await fetch(url, { headers });
+    const body = (await res.json()) as { data?: ListItem[] };
+    if (res.status !== 200 || body.data?.length !== PAGE_SIZE) throw new Error(`page ${page} answered ${res.status} with ${body.data?.length} items`);
+    last = body.data.at(-1)!;
+    const next = nextLink(res.headers.get('link'));
+    if (!next) throw new Error(`page ${page} has no Link rel="next"`);
+    // The link is on the public base URL (localhost); keep its path and query, on 127.0.0.1.
+    const parsed = new URL(next);
+    url = `${gatewayUrl}${parsed.pathname}${parsed.search}`;
+  }
+  const walkMs = performance.now() - walkStarted;
+  const page99Last = last!;
+  const isPage = (after?: ListItem) => (body: unknown) => {
+    const items = (body as { data?: ListItem[] } | null)?.data;
+    return items?.length === PAGE_SIZE && (!after || Date.parse(items[0]!.createdAt) <= Date.parse(after.createdAt));
+  };
+  const targets: Array<{ target: LoadTarget; check: (body: unknown) => boolean }> = [
+    { target: { name: `${label} | 1`, url: firstPage, method: 'GET', headers }, check: isPage() },
+    { target: { name: `${label} | ${DEEP_PAGE}`, url, method: 'GET', headers }, check: isPage(page99Last) },
+  ];
+  for (const { target, check } of targets) await verifyTarget(target, check);
+  // The first run after a pause (start-up, seeding) costs every Node process up to twice the CPU
+  // per request for ~15 s, a short warm-up does not cover it; so both pages get load first.
+  step(`Priming: ${PRIME_SECONDS} s of load on each page`);
+  for (const { target } of targets) await measureLoad(target, { ...TIMING, warmupSeconds: 0, durationSeconds: PRIME_SECONDS });
+  const rows: Row[] = [];
+  for (const { target } of targets) {
+    step(`Measuring GET /api/v1/interviews, ${target.name.replace(' | ', ', page ')}: ${WARMUP_SECONDS} s warm-up, then ${DURATION_SECONDS} s with ${CONNECTIONS} connections`);
+    rows.push(await measureLoadWithCpu(target, TIMING, cpuSources));
+  }
+  return { label, rows, walkMs, page99Last };
+}
+
+/** The service's page query (listInterviews: selectInterviews + olderThan + order + limit + 1), explained. */
+async function explainDeepPage(db: pg.Client, organizationId: string, after: ListItem): Promise<string[]> {
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(
+    `explain (analyze, buffers)
+     select i.*, c.email as candidate_email, c.name as candidate_name
+     from recruiting.interviews as i inner join recruiting.candidates as c on c.id = i.candidate_id
+     where i.organization_id = $1 and (i.created_at, i.id) < ($2, $3)
+     order by i.created_at desc, i.id desc limit $4`,
+    [organizationId, new Date(after.createdAt), after.id, PAGE_SIZE + 1],
+  );
+  return rows.map((r) => r['QUERY PLAN']);
+}
+
+/** The plan's top node with its buffers, the node reading interviews with its condition and buffers, and the timings. */
+function planSummary(plan: string[]): string[] {
+  const summary: string[] = [];
+  plan.forEach((line, i) => {
+    const node = line.trim().replace(/^->\s*/, '');
+    if (i === 0) {
+      summary.push(node);
+      if (plan[1]?.trim().startsWith('Buffers:')) summary.push(`  ${plan[1].trim()}`);
+    } else if (/ on interviews /.test(node)) {
+      summary.push(`… ${node}`);
+      for (const detail of plan.slice(i + 1)) {
+        const text = detail.trim();
+        if (text.startsWith('->') || /^(Planning|Execution)/.test(text)) break;
+        if (/^(Index Cond|Filter|Rows Removed by Filter|Buffers):/.test(text)) summary.push(`  ${text}`);
+      }
+    } else if (/^(Planning|Execution) Time/.test(node)) summary.push(node);
+  });
+  return summary;
+}
+
+await runBench('bench-interviews', async (bench) => {
+  const { env, gatewayUrl, startedAt } = bench;
+  const busy = otherWorkloads();
+  const cpuSources = stackCpuSources(bench);
+  const organization = await newOrganization(bench, 'Benchmark interviews', ['read', 'write']);
+  const db = new pg.Client({ connectionString: env['DATABASE_URL'], application_name: 'bench-interviews' });
+  await db.connect();
+  bench.onCleanup(() => db.end());
+
+  const seed: Seed = { organizationId: organization.id, positionId: newId('pos', Date.now() - YEAR_MS - 2 * DAY_MS), end: Date.now() };
+  const seeding: string[] = [];
+
+  step(`Seeding ${SMALL.toLocaleString('en')} interviews (1 position, ${CANDIDATES} candidates)`);
+  let started = performance.now();
+  await seedPositionAndCandidates(db, seed);
+  // Every 100th slot of the year: 10 000 interviews spread over the same year as the million.
+  const small = await insertInterviews(db, seed, { from: LARGE / SMALL, to: LARGE, by: LARGE / SMALL, where: 'true' });
+  const smallInsert = secondsSince(started);
+  started = performance.now();
+  await db.query('vacuum (analyze) recruiting.interviews');
+  seeding.push(`| ${small.toLocaleString('en')} | 1 | ${smallInsert} s | ${secondsSince(started)} s |`);
+  await checkIds(db, seed.organizationId);
+  const datasets = [await measureDataset(gatewayUrl, organization.apiKey.key, `${SMALL.toLocaleString('en')}`, cpuSources)];
+
+  step(`Growing the same organization to ${LARGE.toLocaleString('en')} interviews (statements of ~100 000 rows)`);
+  started = performance.now();
+  let large = small;
+  let statements = 0;
+  for (let from = 1; from <= LARGE; from += CHUNK_SLOTS) {
+    large += await insertInterviews(db, seed, { from, to: Math.min(LARGE, from + CHUNK_SLOTS - 1), by: 1, where: `n % ${LARGE / SMALL} <> 0` });
+    statements++;
+    step(`  ${large.toLocaleString('en')} interviews (${secondsSince(started)} s)`);
+  }
+  const largeInsert = secondsSince(started);
+  started = performance.now();
+  await db.query('vacuum (analyze) recruiting.interviews');
+  await checkIds(db, seed.organizationId);
+  seeding.push(`| ${(large - small).toLocaleString('en')} more (${large.toLocaleString('en')} in all) | ${statements} | ${largeInsert} s | ${secondsSince(started)} s |`);
+  const largeDataset = await measureDataset(gatewayUrl, organization.apiKey.key, `${LARGE.toLocaleString('en')}`, cpuSources);
+  datasets.push(largeDataset);
+  const plan = await explainDeepPage(db, organization.id, largeDataset.page99Last);
+
+  // Scheduling: every request a new candidate e-mail (so a candidate and an interview are created), the one position.
+  let sent = 0;
+  const run = Date.now().toString(36);
+  const schedule = (): string => JSON.stringify({ positionId: seed.positionId, candidate: { email: `post-${run}-${++sent}@bench.example`, name: 'Bench Candidate' } });
+  const post: LoadTarget = {
+    name: 'POST /api/v1/interviews',
+    url: `${gatewayUrl}/api/v1/interviews`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${organization.apiKey.key}`, 'content-type': 'application/json' },
+    requests: [{ method: 'POST', path: '/api/v1/interviews', setupRequest: (request) => ({ ...request, body: schedule() }) }],
+  };
+  await verifyTarget(post, (body) => (body as { data?: { status?: string } } | null)?.data?.status === 'scheduled', 201);
+  step(`Measuring POST /api/v1/interviews (a new candidate each): ${WARMUP_SECONDS} s warm-up, then ${DURATION_SECONDS} s with ${CONNECTIONS} connections`);
+  const postRow = await measureLoadWithCpu(post, TIMING, cpuSources);
+  busy.push(...otherWorkloads());
+
+  const loadRows = datasets.flatMap((d) => d.rows);
+  const other = (cpu: CpuUsage | null) => (cpu ? `${Math.round(otherProcessesShare(cpu) * 100)} %` : '–');
+  const perRequest = (cpu: CpuUsage | null, result: Result) =>
+    cpu ? ([...cpu.bySource.values()].reduce((a, b) => a + b, 0) / Math.max(1, result.requests.total)).toFixed(2) : '–';
+  const lines = [
+    `Command: \`npm run bench:interviews\` (autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per row, loopback)`,
+    `Date: ${startedAt.toISOString()}`,
+    `Machine: ${machineDescription()}`,
+    '',
+    'Seeding (SQL into recruiting.*, generate_series; then `vacuum (analyze) recruiting.interviews`):',
+    '',
+    '| interviews inserted | statements | insert | vacuum + analyze |',
+    '|---|---:|---:|---:|',
+    ...seeding,
+    '',
+    `GET /api/v1/interviews?limit=${PAGE_SIZE}, one organization; page ${DEEP_PAGE} is the URL reached by following \`Link: rel="next"\` ${DEEP_PAGE - 1} times:`,
+    '',
+    '| dataset | page | req/s | p50 ms | p99 ms | CPU ms/request | other load |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...loadRows.map(({ target, result, cpu }) => `| ${target} | ${Math.round(result.requests.mean)} | ${result.latency.p50} | ${result.latency.p99} | ${perRequest(cpu, result)} | ${other(cpu)} |`),
+    '',
+    ...datasets.map((d) => `Walking pages 1–${DEEP_PAGE - 1} one request at a time at ${d.label}: ${Math.round(d.walkMs)} ms (${(d.walkMs / (DEEP_PAGE - 1)).toFixed(1)} ms a page).`),
+    '',
+    `| POST | req/s | p50 ms | p99 ms | 201s | other answers | CPU ms/request | other load |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${postRow.target} (new candidate each, at ${large.toLocaleString('en')}) | ${Math.round(postRow.result.requests.mean)} | ${postRow.result.latency.p50} | ${postRow.result.latency.p99} | ${postRow.result['2xx']} | ${postRow.result.non2xx} | ${perRequest(postRow.cpu, postRow.result)} | ${other(postRow.cpu)} |`,
+    '',
+    '"CPU ms/request": CPU time of every process of the stack and of the bench (autocannon) per request, during the measured seconds.',
+    '"other load": the share of the machine\'s CPUs used meanwhile by processes outside the stack and the bench.',
+    '',
+    `EXPLAIN (ANALYZE, BUFFERS) of the service's query for page ${DEEP_PAGE} at ${large.toLocaleString('en')} (summary):`,
+    '',
+    '```',
+    ...planSummary(plan),
+    '```',
+  ];
+  const notes = failureNotes([...loadRows, postRow]);
+  for (const { target, result } of loadRows) if (result.non2xx > 0) notes.push(`${target}: ${result.non2xx} non-2xx answers.`);
+  if (notes.length) lines.push('', ...notes);
+  lines.push(...loadNote(busy));
+  step('Full plan:');
+  process.stdout.write(`${plan.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
+});

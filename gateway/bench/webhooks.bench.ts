@@ -1,0 +1,370 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cpus } from 'node:os';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { step } from '@hireloop/devstack/log';
+import {
+  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren,
+  type Bench, type BenchOrganization, type CpuSource, type CpuUsage,
+} from './bench-kit.js';
+
+/**
+ * `npm run bench:webhooks` (issue 4): webhook deliveries end to end — event committed (the
+ * POST /api/v1/positions response) → the receiver got it — with 1, 10 and 100 webhooks subscribed
+ * to `position.created`, each in an organization of its own. A burst of positions measures
+ * deliveries per second and the latency under that backlog; a few single events, each waited for,
+ * measure the latency of an idle pipeline.
+ *
+ * The receiver is this file again in a child process (BENCH_WEBHOOK_RECEIVER=1), so receiving
+ * never waits on the bench's event loop; it stamps each arrival with Date.now() and hands the
+ * list over IPC when asked. Timestamps the pipeline leaves in the database (outbox, workflow
+ * outbox) split each delivery's latency into stages, and /proc says what each process spent.
+ */
+const RUNS = [
+  { webhooks: 1, burst: 200 },
+  { webhooks: 10, burst: 50 },
+  { webhooks: 100, burst: 10 },
+];
+/** Events through one webhook before anything is measured. */
+const WARMUP_EVENTS = 50;
+/** Single events after each burst, each waited for before the next. */
+const IDLE_EVENTS = 5;
+/** Positions created at once during a burst, so the burst outpaces delivery. */
+const POST_CONCURRENCY = 5;
+const DELIVERY_TIMEOUT_MS = 180_000;
+
+interface Arrival {
+  /** `/hooks/<run>/<webhook index>`. */
+  path: string;
+  eventId: string;
+  type: string;
+  /** `data.id` of the event: the position's id for position.created. */
+  dataId: string | null;
+  at: number;
+}
+
+type ToReceiver = { ask: number; prefix: string };
+type FromReceiver = { port: number } | { ask: number; arrivals: Arrival[] };
+
+/** Child mode: a loopback receiver that answers 200 at once and records every request. */
+async function serveReceiver(): Promise<void> {
+  const arrivals: Arrival[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = Date.now();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data?: { id?: string } };
+        arrivals.push({ path: req.url ?? '', eventId: event.id, type: event.type, dataId: event.data?.id ?? null, at });
+      } catch {
+        arrivals.push({ path: req.url ?? '', eventId: '', type: 'unparseable', dataId: null, at });
+      }
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  process.on('message', (message: ToReceiver) => {
+    process.send?.({ ask: message.ask, arrivals: arrivals.filter((a) => a.path.startsWith(message.prefix)) } satisfies FromReceiver);
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ port: (server.address() as { port: number }).port } satisfies FromReceiver);
+}
+
+/** The receiver child, and a way to ask it for the arrivals under a path prefix. */
+async function startReceiver(): Promise<{ port: number; arrivals: (prefix: string) => Promise<Arrival[]>; child: ChildProcess }> {
+  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_WEBHOOK_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = new Map<number, (arrivals: Arrival[]) => void>();
+  let asked = 0;
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the webhook receiver exited (${code}) before listening`)));
+    child.on('message', (message: FromReceiver) => {
+      if ('port' in message) resolve(message.port);
+      else pending.get(message.ask)?.(message.arrivals);
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    port,
+    child,
+    arrivals: (prefix) =>
+      new Promise((resolve) => {
+        const ask = ++asked;
+        pending.set(ask, (arrivals) => {
+          pending.delete(ask);
+          resolve(arrivals);
+        });
+        child.send({ ask, prefix } satisfies ToReceiver);
+      }),
+  };
+}
+
+async function api(base: string, key: string, method: 'POST' | 'GET', path: string, body?: unknown): Promise<{ status: number; body: { data?: { id?: string } } & Record<string, unknown> }> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { data?: { id?: string } } };
+}
+
+/** Waits until `done(arrivals)`; returns the arrivals then (or at the deadline). */
+async function waitFor(read: () => Promise<Arrival[]>, done: (arrivals: Arrival[]) => boolean, timeoutMs: number): Promise<Arrival[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const arrivals = await read();
+    if (done(arrivals) || Date.now() > deadline) return arrivals;
+    await sleep(100);
+  }
+}
+
+/** Distinct deliveries of position.created (a retried or repeated delivery counts once, first arrival). */
+function firstDeliveries(arrivals: Arrival[]): Map<string, Arrival> {
+  const first = new Map<string, Arrival>();
+  for (const a of arrivals) {
+    if (a.type !== 'position.created') continue;
+    const key = `${a.eventId} ${a.path}`;
+    if (!first.has(key) || first.get(key)!.at > a.at) first.set(key, a);
+  }
+  return first;
+}
+
+interface RunResult {
+  webhooks: number;
+  events: number;
+  deliveries: number;
+  expected: number;
+  repeated: number;
+  /** From the first POST sent to the last delivery's arrival. */
+  spanMs: number;
+  /** How long creating the burst's positions took. */
+  postMs: number;
+  latencies: number[];
+  idleLatencies: number[];
+  idleExpected: number;
+  /** Per delivery, ms spent in each stage of the pipeline (STAGES order). */
+  burstStages: number[][];
+  idleStages: number[][];
+  /** CPU during the burst (first POST → last arrival), by process. */
+  cpu: CpuUsage | null;
+}
+
+/**
+ * Where a delivery's time goes, from timestamps the pipeline writes (transaction start times):
+ * recruiting.outbox created_at (the event, written with the change) and published_at (claimed by
+ * recruiting's outbox publisher); integrations.workflow_outbox created_at (the fan-out's insert,
+ * after the publisher's call to events.ingest) and started_at (claimed by the workflow-start
+ * relay, which then starts the Temporal workflow); and the arrival at the receiver.
+ */
+const STAGES = ['event → publisher claimed it', '→ fan-out queued the start', '→ relay claimed the start', '→ receiver got it (Temporal start, worker, activity, HTTP)'];
+
+interface StageRow {
+  event_id: string;
+  webhook_id: string;
+  committed: Date;
+  published: Date;
+  queued: Date;
+  started: Date;
+}
+
+async function stagesOf(db: pg.Client, organizationId: string, deliveries: Arrival[], webhookIdOf: Map<string, string>): Promise<number[][]> {
+  const { rows } = await db.query<StageRow>(
+    `select o.id as event_id, split_part(w.workflow_id, ':', 3) as webhook_id, o.created_at as committed, o.published_at as published,
+            w.created_at as queued, w.started_at as started
+     from recruiting.outbox o join integrations.workflow_outbox w on split_part(w.workflow_id, ':', 2) = o.id
+     where o.organization_id = $1 and w.organization_id = $1 and o.type = 'position.created' and w.started_at is not null`,
+    [organizationId],
+  );
+  const byDelivery = new Map(rows.map((r) => [`${r.event_id} ${r.webhook_id}`, r]));
+  const stages: number[][] = [];
+  for (const a of deliveries) {
+    const row = byDelivery.get(`${a.eventId} ${webhookIdOf.get(a.path)}`);
+    if (!row) continue;
+    const marks = [row.committed.getTime(), row.published.getTime(), row.queued.getTime(), row.started.getTime(), a.at];
+    stages.push(marks.slice(1).map((mark, i) => mark - marks[i]!));
+  }
+  return stages;
+}
+
+async function createPositions(gatewayUrl: string, org: BenchOrganization, count: number, concurrency: number): Promise<Map<string, number>> {
+  const committedAt = new Map<string, number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = ++next;
+      const res = await api(gatewayUrl, org.apiKey.key, 'POST', '/positions', { title: `Benchmark position ${n}` });
+      const at = Date.now();
+      if (res.status !== 201 || !res.body.data?.id) throw new Error(`POST /positions answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      committedAt.set(res.body.data.id, at);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return committedAt;
+}
+
+interface Context {
+  bench: Bench;
+  db: pg.Client;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  cpuSources: CpuSource[];
+}
+
+async function runWith({ bench, db, receiver, cpuSources }: Context, label: string, webhooks: number, burst: number): Promise<RunResult> {
+  const { gatewayUrl } = bench;
+  const org = await newOrganization(bench, `Benchmark webhooks ${label}`, ['read', 'write', 'admin']);
+  const prefix = `/hooks/${label}/`;
+  const read = () => receiver.arrivals(prefix);
+
+  step(`${label}, ${webhooks} webhook(s): registering, subscribed to position.created`);
+  const webhookIdOf = new Map<string, string>();
+  for (let i = 0; i < webhooks; i++) {
+    const path = `${prefix}${i}`;
+    const res = await api(gatewayUrl, org.apiKey.key, 'POST', '/webhooks', { url: `http://127.0.0.1:${receiver.port}${path}`, events: ['position.created'] });
+    if (res.status !== 201 || !res.body.data?.id) throw new Error(`POST /webhooks answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    webhookIdOf.set(path, res.body.data.id);
+  }
+  const pings = await waitFor(read, (a) => new Set(a.filter((x) => x.type === 'webhook.ping').map((x) => x.path)).size === webhooks, 60_000);
+  if (new Set(pings.filter((x) => x.type === 'webhook.ping').map((x) => x.path)).size !== webhooks) throw new Error(`only ${pings.length} of ${webhooks} pings arrived`);
+  // Let the pipeline settle: nothing new for a second.
+  let seen = pings.length;
+  for (;;) {
+    await sleep(1000);
+    const now = (await read()).length;
+    if (now === seen) break;
+    seen = now;
+  }
+
+  step(`${label}, ${webhooks} webhook(s): ${burst} positions, ${POST_CONCURRENCY} at a time → ${burst * webhooks} deliveries expected`);
+  const cpuBefore = HAS_PROC ? snapshotCpu(cpuSources) : null;
+  const burstStarted = Date.now();
+  const committedAt = await createPositions(gatewayUrl, org, burst, POST_CONCURRENCY);
+  const postMs = Date.now() - burstStarted;
+  const expected = burst * webhooks;
+  const ofBurst = (arrivals: Arrival[]) => [...firstDeliveries(arrivals).values()].filter((a) => a.dataId && committedAt.has(a.dataId));
+  const arrivals = await waitFor(read, (a) => ofBurst(a).length >= expected, DELIVERY_TIMEOUT_MS);
+  const cpu = cpuBefore ? cpuBetween(cpuBefore, snapshotCpu(cpuSources)) : null;
+  const delivered = ofBurst(arrivals);
+  const latencies = delivered.map((a) => a.at - committedAt.get(a.dataId!)!);
+  const lastArrival = Math.max(...delivered.map((a) => a.at));
+  const repeated = arrivals.filter((a) => a.type === 'position.created' && a.dataId && committedAt.has(a.dataId)).length - delivered.length;
+
+  step(`${label}, ${webhooks} webhook(s): ${IDLE_EVENTS} single positions, each delivered to every webhook before the next`);
+  const idleLatencies: number[] = [];
+  const idleDeliveries: Arrival[] = [];
+  for (let i = 0; i < IDLE_EVENTS; i++) {
+    await sleep(500);
+    const [positionId, at] = [...(await createPositions(gatewayUrl, org, 1, 1))][0]!;
+    const got = await waitFor(read, (a) => [...firstDeliveries(a).values()].filter((x) => x.dataId === positionId).length >= webhooks, 60_000);
+    const mine = [...firstDeliveries(got).values()].filter((x) => x.dataId === positionId);
+    idleDeliveries.push(...mine);
+    idleLatencies.push(...mine.map((x) => x.at - at));
+  }
+
+  return {
+    webhooks,
+    events: burst,
+    deliveries: delivered.length,
+    expected,
+    repeated,
+    spanMs: lastArrival - burstStarted,
+    postMs,
+    latencies,
+    idleLatencies,
+    idleExpected: IDLE_EVENTS * webhooks,
+    burstStages: await stagesOf(db, org.id, delivered, webhookIdOf),
+    idleStages: await stagesOf(db, org.id, idleDeliveries, webhookIdOf),
+    cpu,
+  };
+}
+
+if (process.env['BENCH_WEBHOOK_RECEIVER']) {
+  await serveReceiver();
+} else {
+  await runBench('bench-webhooks', async (bench) => {
+    const busy = otherWorkloads();
+    const receiver = await startReceiver();
+    bench.onCleanup(() => receiver.child.kill());
+    const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: 'bench-webhooks' });
+    await db.connect();
+    bench.onCleanup(() => db.end());
+    const pidOf = (name: string) => bench.stack.children.find((c) => c.name === name)?.pid ?? 0;
+    const postmaster = postmasterPid(bench.dataDir);
+    const cpuSources: CpuSource[] = [
+      ...['gateway', 'identity', 'recruiting', 'integrations', 'worker'].map((name) => ({ name, pids: () => [pidOf(name)] })),
+      { name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] },
+      { name: 'Postgres', pids: () => withChildren(postmaster) },
+      { name: 'receiver', pids: () => [receiver.child.pid ?? 0] },
+      { name: 'bench', pids: () => [process.pid] },
+    ];
+    const context = { bench, db, receiver, cpuSources };
+    // Not measured: freshly started processes spend more CPU per request until their code is warm.
+    step('Warm-up (not measured)');
+    await runWith(context, 'warm-up', 1, WARMUP_EVENTS);
+    const results: RunResult[] = [];
+    for (const { webhooks, burst } of RUNS) results.push(await runWith(context, `n${webhooks}`, webhooks, burst));
+    busy.push(...otherWorkloads());
+
+    const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
+    const lines = [
+      `Command: \`npm run bench:webhooks\` (positions created ${POST_CONCURRENCY} at a time through the gateway; receiver on loopback in a child process)`,
+      `Date: ${bench.startedAt.toISOString()}`,
+      `Machine: ${machineDescription()}`,
+      '',
+      'Burst: latency = arrival at the receiver − the POST /api/v1/positions response; deliveries/s = deliveries ÷ (last arrival − first POST sent).',
+      '',
+      '| webhooks (N) | events | deliveries | deliveries/s | p50 ms | p99 ms | max ms | POSTs took |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.webhooks} | ${r.events} | ${r.deliveries}${r.deliveries < r.expected ? ` of ${r.expected}` : ''} | ${(r.deliveries / (r.spanMs / 1000)).toFixed(1)} | ${ms(percentile(r.latencies, 50))} | ${ms(percentile(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${(r.postMs / 1000).toFixed(1)} s |`,
+      ),
+      '',
+      `Idle: ${IDLE_EVENTS} single events per N, each created only after the previous one reached every webhook:`,
+      '',
+      '| webhooks (N) | deliveries | p50 ms | p99 ms | max ms |',
+      '|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.webhooks} | ${r.idleLatencies.length}${r.idleLatencies.length < r.idleExpected ? ` of ${r.idleExpected}` : ''} | ${ms(percentile(r.idleLatencies, 50))} | ${ms(percentile(r.idleLatencies, 99))} | ${ms(Math.max(...r.idleLatencies))} |`,
+      ),
+    ];
+    const median = (stages: number[][], i: number) => ms(percentile(stages.map((d) => d[i]!), 50));
+    lines.push(
+      '',
+      'Median ms per stage (from timestamps in recruiting.outbox and integrations.workflow_outbox, which are transaction start times):',
+      '',
+      `| webhooks (N) | run | deliveries | ${STAGES.join(' | ')} |`,
+      `|---:|---|---:|${STAGES.map(() => '---:|').join('')}`,
+      ...results.flatMap((r) => [
+        `| ${r.webhooks} | burst | ${r.burstStages.length} | ${STAGES.map((_, i) => median(r.burstStages, i)).join(' | ')} |`,
+        `| ${r.webhooks} | idle | ${r.idleStages.length} | ${STAGES.map((_, i) => median(r.idleStages, i)).join(' | ')} |`,
+      ]),
+    );
+    const names = cpuSources.map((c) => c.name);
+    if (results.some((r) => r.cpu)) {
+      const cores = cpus().length;
+      lines.push(
+        '',
+        `CPU ms per delivery during the burst, by process; the last column is the share of the machine's ${cores} CPUs used by processes not counted here:`,
+        '',
+        `| webhooks (N) | ${names.join(' | ')} | total | CPU busy | other processes |`,
+        `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|`,
+        ...results.map(({ webhooks, deliveries, cpu }) => {
+          if (!cpu) return `| ${webhooks} |`;
+          const per = (v: number) => (v / Math.max(1, deliveries)).toFixed(1);
+          const counted = [...cpu.bySource.values()].reduce((a, b) => a + b, 0);
+          const share = (v: number) => `${Math.round((Math.max(0, v) / (cpu.wall * cores)) * 100)} %`;
+          return `| ${webhooks} | ${names.map((n) => per(cpu.bySource.get(n) ?? 0)).join(' | ')} | ${per(counted)} | ${share(cpu.machineBusy)} | ${share(cpu.machineBusy - counted)} |`;
+        }),
+      );
+    }
+    const repeated = results.filter((r) => r.repeated > 0);
+    if (repeated.length) lines.push('', ...repeated.map((r) => `N=${r.webhooks}: ${r.repeated} deliveries arrived more than once (counted once, first arrival).`));
+    lines.push(...loadNote(busy));
+    return `${lines.join('\n')}\n`;
+  });
+}
