@@ -12,6 +12,8 @@ import { RelayLoop } from './relay-loop.js';
  */
 export const WORKFLOW_OUTBOX_CHANNEL = 'hireloop_workflow_outbox';
 
+const BATCH = 100;
+
 /** Search attributes every workflow carries, registered on the dev server by the launcher. */
 export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD);
 export const KIND = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
@@ -91,35 +93,46 @@ export class WorkflowStartRelay {
     return this.loop.stop();
   }
 
+  /**
+   * One batch: the starts go to Temporal concurrently (a fan-out to 100 webhooks must not wait for
+   * 100 round trips in a row), then the rows that started are marked in one statement.
+   */
   private pass(): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const { rows } = await sql<Row>`select workflow_id, workflow_type, args, organization_id, kind from ${sql.id(this.schema, 'workflow_outbox')}
-        where started_at is null and task_queue = ${this.taskQueue} order by created_at limit 20 for update skip locked`.execute(trx);
-      let started = 0;
-      for (const row of rows) {
-        try {
-          await this.temporal.workflow.start(row.workflow_type, {
-            workflowId: row.workflow_id,
-            taskQueue: this.taskQueue,
-            args: row.args,
-            typedSearchAttributes: [
-              { key: ORGANIZATION_ID, value: row.organization_id },
-              { key: KIND, value: row.kind },
-            ],
-          });
-        } catch (err) {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-            this.logger.warn({ err, workflowId: row.workflow_id }, 'could not start workflow; will retry');
-            await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${String((err as Error).message).slice(0, 500)}
-              where workflow_id = ${row.workflow_id}`.execute(trx);
-            continue;
-          }
-        }
-        started++;
-        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = ${row.workflow_id}`.execute(trx);
+        where started_at is null and task_queue = ${this.taskQueue} order by created_at limit ${BATCH} for update skip locked`.execute(trx);
+      const outcomes = await Promise.all(rows.map((row) => this.startOne(row)));
+      const started = rows.filter((_, i) => outcomes[i] === null).map((r) => r.workflow_id);
+      if (started.length) {
+        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = any(${started})`.execute(trx);
+      }
+      for (const [i, error] of outcomes.entries()) {
+        if (error === null) continue;
+        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${error.slice(0, 500)}
+          where workflow_id = ${rows[i]!.workflow_id}`.execute(trx);
       }
       // More only when a full batch went through; failures wait for the next poll.
-      return rows.length === 20 && started === rows.length;
+      return rows.length === BATCH && started.length === rows.length;
     });
+  }
+
+  /** Starts one workflow; null when it runs (now or already), else the error to record. */
+  private async startOne(row: Row): Promise<string | null> {
+    try {
+      await this.temporal.workflow.start(row.workflow_type, {
+        workflowId: row.workflow_id,
+        taskQueue: this.taskQueue,
+        args: row.args,
+        typedSearchAttributes: [
+          { key: ORGANIZATION_ID, value: row.organization_id },
+          { key: KIND, value: row.kind },
+        ],
+      });
+      return null;
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return null;
+      this.logger.warn({ err, workflowId: row.workflow_id }, 'could not start workflow; will retry');
+      return String((err as Error).message);
+    }
   }
 }
