@@ -67,6 +67,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   }
   doc.components ??= {};
   doc.components.schemas ??= {};
+  // The library's own error schemas are replaced by our envelope on every operation below.
+  for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
   const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(ErrorBody, { target: 'draft-2020-12' });
   doc.components.schemas['Error'] = errorSchema as never;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
