@@ -8,6 +8,8 @@ import { startStack, type Stack } from './stack.js';
 import { onStopSignal } from './signals.js';
 
 // `npm start`: the whole platform on one machine, with embedded defaults.
+// Where the CLIs find this stack; a test of the launcher points it elsewhere.
+const runtimeFile = process.env['HIRELOOP_RUNTIME_FILE'] ?? RUNTIME_FILE;
 const quietPostgres = (line: string) => (/ready to accept|error|fatal/i.test(line) ? line : null);
 
 let stack: Stack | null = null;
@@ -17,7 +19,7 @@ async function shutdown(code: number) {
   stopping = true;
   step('Stopping every process…');
   await stack?.stop();
-  rmSync(RUNTIME_FILE, { force: true });
+  rmSync(runtimeFile, { force: true });
   step('Stopped.');
   process.exit(code);
 }
@@ -36,7 +38,7 @@ try {
       };
     },
   });
-  writeRuntimeInfo({ identityUrl: stack.env['IDENTITY_URL']!, internalAuthSecret: stack.env['INTERNAL_AUTH_SECRET']!, gatewayUrl: stack.urls.gateway, pid: process.pid });
+  writeRuntimeInfo({ identityUrl: stack.env['IDENTITY_URL']!, internalAuthSecret: stack.env['INTERNAL_AUTH_SECRET']!, gatewayUrl: stack.urls.gateway, pid: process.pid }, runtimeFile);
   const demo = await bootstrapDemo(stack.env, localSecrets(DATA_DIR).demoAdminPassword);
   for (const child of stack.children) {
     void child.exited.then((code) => {
