@@ -7,22 +7,16 @@ import { $, button, cell, clearErrors, el, showErrors, textCell, timeCell } from
 const PAGE_SIZE = 25;
 const LOG_SIZE = 25;
 
-/** Subscribable event types: PRODUCT.md §8 without webhook.ping, which every webhook receives. */
-export const EVENT_TYPES = [
-  'candidate.created',
-  'position.created',
-  'interview.scheduled',
-  'interview.started',
-  'interview.completed',
-  'interview.cancelled',
-  'interview.expired',
-  'evaluation.completed',
-  'evaluation.failed',
-  'hiring_flow.candidate_enrolled',
-  'task.succeeded',
-  'task.failed',
-  'ats_event.processed',
-];
+/**
+ * Subscribable event types, read from the API's own OpenAPI document (the contracts own the list;
+ * the console does not keep a copy): the enum of POST /webhooks' `events` items.
+ */
+async function subscribableEventTypes() {
+  const res = await fetch('/api/v1/openapi.json');
+  const doc = await res.json();
+  const items = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items;
+  return (items.anyOf ?? [items]).flatMap((option) => option.enum ?? []);
+}
 
 /** open: ids of webhooks whose delivery log is shown; logs: webhookId → { items, nextCursor, error }. */
 const state = { webhooks: [], nextCursor: null, loaded: false, open: new Set(), logs: new Map() };
@@ -230,8 +224,10 @@ function hideSecret() {
 
 export const webhooksSection = {
   init() {
-    $('webhook-event-list').replaceChildren(
-      ...EVENT_TYPES.map((type) => el('label', { className: 'check' }, el('input', { attrs: { type: 'checkbox', name: 'events', value: type } }), el('code', { text: type }))),
+    void subscribableEventTypes().then((types) =>
+      $('webhook-event-list').replaceChildren(
+        ...types.map((type) => el('label', { className: 'check' }, el('input', { attrs: { type: 'checkbox', name: 'events', value: type } }), el('code', { text: type }))),
+      ),
     );
     $('webhook-all-events').addEventListener('change', syncAllEvents);
     $('webhook-form').addEventListener('submit', (e) => void registerWebhook(e));
