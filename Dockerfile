@@ -5,7 +5,7 @@ ENV NODE_ENV=production TURBO_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/platform/package.json packages/platform/
-COPY packages/devstack/package.json packages/devstack/
+COPY tools/devstack/package.json tools/devstack/
 COPY services/identity/package.json services/identity/
 COPY services/recruiting/package.json services/recruiting/
 COPY services/integrations/package.json services/integrations/

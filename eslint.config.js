@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON responses on purpose.
-    files: ['**/*.test.ts', '**/test/*.ts', 'packages/devstack/src/testing.ts'],
+    files: ['**/*.test.ts', '**/test/*.ts', 'tools/devstack/src/testing.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

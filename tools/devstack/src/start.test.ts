@@ -41,7 +41,7 @@ describe('npm start (the launcher)', () => {
     const launcher = startChild({
       name: 'npm start',
       command: process.execPath,
-      args: ['--import', 'tsx', join(ROOT, 'packages/devstack/src/start.ts')],
+      args: ['--import', 'tsx', join(ROOT, 'tools/devstack/src/start.ts')],
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],

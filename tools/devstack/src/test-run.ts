@@ -13,7 +13,7 @@ import { startStack, type Stack } from './stack.js';
  * the Temporal dev server, every service) in a throw-away data directory, runs every *.test.ts
  * of the workspaces with node's test runner against it, then stops it.
  */
-const TEST_ROOTS = ['packages', 'services', 'gateway', 'workflows'];
+const TEST_ROOTS = ['packages', 'tools', 'services', 'gateway', 'workflows'];
 
 function findTests(dir: string, found: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
