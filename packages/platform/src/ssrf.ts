@@ -1,32 +1,52 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { AppError } from './errors.js';
 
-/** Addresses no webhook may reach (SSRF): private, loopback, link-local (cloud metadata), reserved. */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) blocked.addSubnet(net, prefix, 'ipv6');
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-function family(address: string): 'ipv4' | 'ipv6' {
-  return isIP(address) === 6 ? 'ipv6' : 'ipv4';
+/**
+ * Which addresses a webhook may reach (SSRF), as an allow-list over the IANA special-purpose
+ * registries, which ipaddr.js keeps (its `range()` names every special block: private, loopback,
+ * link-local and cloud metadata, CGNAT, benchmarking, the TEST-NETs and 2001:db8::/32, multicast,
+ * 240/4, Teredo, 6to4, ORCHID, discard…): only `unicast` passes, and for IPv6 only inside 2000::/3,
+ * the global unicast block. IPv4 written inside IPv6 — mapped (::ffff:a.b.c.d), translated
+ * (::ffff:0:a.b.c.d) or NAT64 (64:ff9b::/96, as DNS64 hands out on IPv6-only networks) — is
+ * judged as the IPv4 address it carries. Teredo and 6to4 carry an address too, but are refused
+ * whole: relays make where they lead unknowable.
+ */
+function isPublicIpv4(ip: ipaddr.IPv4): boolean {
+  return ip.range() === 'unicast';
 }
 
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is. */
-function normalise(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1]! : address;
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+function isPublic(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (ip.kind() === 'ipv4') return isPublicIpv4(ip as ipaddr.IPv4);
+  const v6 = ip as ipaddr.IPv6;
+  const embedded = embeddedIpv4(v6);
+  if (embedded) return isPublicIpv4(embedded);
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
+}
+
+/** The IPv4 address an IPv4-mapped, -translated or NAT64 (RFC 6052 well-known prefix) address carries. */
+function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = ip.range();
+  const p = ip.parts;
+  const lastTwo = () => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return lastTwo();
+  if (range === 'rfc6052' && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return lastTwo();
+  return null;
+}
+
+function isLoopback(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.process(address); // ::ffff:127.0.0.1 becomes 127.0.0.1
+  return ip.range() === 'loopback';
 }
 
 export function isForbiddenAddress(address: string, allowLoopback: boolean): boolean {
-  const a = normalise(address);
-  if (allowLoopback && loopback.check(a, family(a))) return false;
-  return blocked.check(a, family(a));
+  if (!ipaddr.isValid(address)) return true;
+  if (allowLoopback && isLoopback(address)) return false;
+  return !isPublic(ipaddr.parse(address));
 }
 
 export interface ResolvedTarget {
@@ -60,7 +80,6 @@ export async function resolveWebhookTarget(rawUrl: string, allowLoopback: boolea
   const forbidden = addresses.find((a) => isForbiddenAddress(a.address, allowLoopback));
   if (forbidden) throw refuse(`the URL resolves to a private, loopback or link-local address (${forbidden.address}), which webhooks may not reach`);
   const chosen = addresses[0]!;
-  const isLoopback = loopback.check(normalise(chosen.address), family(normalise(chosen.address)));
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && isLoopback)) throw refuse('the URL must use https');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && isLoopback(chosen.address))) throw refuse('the URL must use https');
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }
