@@ -1,8 +1,8 @@
 import { AppError, type Kysely } from '@hireloop/platform';
-import type { AtsEventBody } from '@hireloop/contracts';
+import type { AtsEventBody, Candidate, CreatePositionBody } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
-import { findCandidateByEmail, insertCandidate, toCandidate } from '../candidates/candidates.queries.js';
-import { insertPosition } from '../positions/positions.queries.js';
+import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate } from '../candidates/candidates.queries.js';
+import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
 import { insertInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
@@ -20,7 +20,12 @@ export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId:
   return { source, stages };
 }
 
-async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: boolean) {
+/**
+ * Matches the event's candidate by (source, externalId), then by e-mail, else creates it. When a
+ * parallel event for the same new candidate wins the insert, the match runs once more and finds
+ * the winner, so events about one new person never fail for arriving together.
+ */
+async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: boolean, lostRace = false): Promise<{ candidate: Candidate; action: 'created' | 'updated' | 'matched' | 'linked' }> {
   const bySource = await trx
     .selectFrom('recruiting.candidates')
     .selectAll()
@@ -57,27 +62,38 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
   if (!c.email || !c.name) {
     throw new AppError('validation_failed', `Candidate ${c.externalId} is unknown; its email and name are needed to create it.`, [{ path: 'candidate', message: 'email and name required for a new candidate' }]);
   }
-  return { candidate: await insertCandidate(trx, organizationId, { email: c.email, name: c.name, externalId: c.externalId, source }), action: 'created' as const };
+  const input = { email: c.email, name: c.name, externalId: c.externalId, source };
+  if (lostRace) return { candidate: await insertCandidate(trx, organizationId, input), action: 'created' as const };
+  const created = await tryInsertCandidate(trx, organizationId, input);
+  if (created) return { candidate: created, action: 'created' as const };
+  return matchCandidate(trx, organizationId, source, c, update, true);
 }
 
+/** Matches the event's job by (source, externalId), else creates it (a parallel creator's row is matched). */
 async function matchPosition(trx: Db, organizationId: string, source: string, job: NonNullable<AtsEventBody['job']>) {
-  const existing = await trx
-    .selectFrom('recruiting.positions')
-    .select(['id'])
-    .where('organization_id', '=', organizationId)
-    .where('source', '=', source)
-    .where('external_id', '=', job.externalId)
-    .executeTakeFirst();
+  const find = () =>
+    trx
+      .selectFrom('recruiting.positions')
+      .select(['id'])
+      .where('organization_id', '=', organizationId)
+      .where('source', '=', source)
+      .where('external_id', '=', job.externalId)
+      .executeTakeFirst();
+  const existing = await find();
   if (existing) return { positionId: existing.id, action: 'matched' as const };
-  const position = await insertPosition(trx, organizationId, {
+  const input: CreatePositionBody & { source: string } = {
     title: job.title ?? `Position ${job.externalId}`,
     externalId: job.externalId,
     source,
     employmentType: 'full_time',
     status: 'open',
     interviewQuestions: [],
-  });
-  return { positionId: position.id, action: 'created' as const };
+  };
+  const position = await tryInsertPosition(trx, organizationId, input);
+  if (position) return { positionId: position.id, action: 'created' as const };
+  const winner = await find();
+  if (winner) return { positionId: winner.id, action: 'matched' as const };
+  return { positionId: (await insertPosition(trx, organizationId, input)).id, action: 'created' as const };
 }
 
 /**

@@ -32,11 +32,12 @@ export async function getCandidate(db: Db, organizationId: string, id: string): 
 }
 
 /**
- * Inserts a candidate and its `candidate.created` event in the caller's transaction.
- * Conflicts are detected without aborting the transaction (ON CONFLICT DO NOTHING): an e-mail
- * already in the organization is 409 candidate_exists carrying the existing id.
+ * Inserts a candidate and its `candidate.created` event in the caller's transaction, or returns
+ * null when one with this e-mail (or this source and externalId) exists. ON CONFLICT DO NOTHING
+ * waits for a concurrent insert of the same key to commit and never aborts the transaction, so a
+ * caller that loses a race can read the winner in its next statement (READ COMMITTED).
  */
-export async function insertCandidate(trx: Db, organizationId: string, input: CreateCandidateBody & { source?: string }): Promise<Candidate> {
+export async function tryInsertCandidate(trx: Db, organizationId: string, input: CreateCandidateBody & { source?: string }): Promise<Candidate | null> {
   const now = new Date();
   const row = await trx
     .insertInto('recruiting.candidates')
@@ -55,14 +56,41 @@ export async function insertCandidate(trx: Db, organizationId: string, input: Cr
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (!row) {
-    const existing = await findCandidateByEmail(trx, organizationId, input.email);
-    if (existing) throw new AppError('candidate_exists', `A candidate with e-mail ${input.email} already exists.`, undefined, { candidateId: existing.id });
-    throw new AppError('external_id_exists', `A candidate with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
-  }
+  if (!row) return null;
   const candidate = toCandidate(row);
   await recordEvent(trx, SCHEMA, organizationId, 'candidate.created', candidate);
   return candidate;
+}
+
+/**
+ * Inserts a candidate (POST /candidates): an e-mail already in the organization is 409
+ * candidate_exists carrying the existing id.
+ */
+export async function insertCandidate(trx: Db, organizationId: string, input: CreateCandidateBody & { source?: string }): Promise<Candidate> {
+  const candidate = await tryInsertCandidate(trx, organizationId, input);
+  if (candidate) return candidate;
+  const existing = await findCandidateByEmail(trx, organizationId, input.email);
+  if (existing) throw new AppError('candidate_exists', `A candidate with e-mail ${input.email} already exists.`, undefined, { candidateId: existing.id });
+  throw new AppError('external_id_exists', `A candidate with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+}
+
+/**
+ * The candidate with this e-mail, created when there is none (then a name is required). Parallel
+ * calls for the same new e-mail all get the one candidate that won the insert (PRODUCT.md §7).
+ */
+export async function findOrCreateCandidate(trx: Db, organizationId: string, who: { email: string; name?: string }): Promise<{ id: string; email: string; name: string }> {
+  const existing = await findCandidateByEmail(trx, organizationId, who.email);
+  if (existing) return existing;
+  if (!who.name) {
+    throw new AppError('validation_failed', 'No candidate has this e-mail yet; give candidate.name to create one.', [
+      { path: 'candidate.name', message: 'required when the candidate does not exist yet' },
+    ]);
+  }
+  const created = await tryInsertCandidate(trx, organizationId, { email: who.email, name: who.name });
+  if (created) return created;
+  const winner = await findCandidateByEmail(trx, organizationId, who.email);
+  if (winner) return winner;
+  throw new AppError('conflict', 'The candidate changed while this request ran; retry it.');
 }
 
 export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody): Promise<Candidate> {

@@ -1,9 +1,9 @@
 import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type EnrollBody, type Enrollment, type FlowInput, type HiringFlow } from '@hireloop/contracts';
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
-import { getCandidate } from '../candidates/candidates.queries.js';
+import { findOrCreateCandidate, getCandidate } from '../candidates/candidates.queries.js';
 import { getPositionRow } from '../positions/positions.queries.js';
-import { findOrCreateCandidate, insertInterview } from '../interviews/interviews.queries.js';
+import { insertInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
 async function withStages(db: Db, flows: { id: string; name: string; description: string | null; position_id: string | null; created_at: Date; updated_at: Date }[]): Promise<HiringFlow[]> {

@@ -2,7 +2,7 @@ import { AppError, enqueueWorkflowStart, newId, olderThan, recordEvent, sql, toP
 import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
-import { findCandidateByEmail, insertCandidate } from '../candidates/candidates.queries.js';
+import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
 import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
 import { InviteTokens } from './invite-token.js';
 
@@ -87,18 +87,6 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
   const interview = toInterview({ ...row, candidate_email: candidate.email, candidate_name: candidate.name }, tokens);
   await recordEvent(trx, SCHEMA, organizationId, 'interview.scheduled', interview);
   return interview;
-}
-
-/** The candidate with this e-mail, or a new one when there is none (then a name is required). */
-export async function findOrCreateCandidate(trx: Db, organizationId: string, who: { email: string; name?: string }): Promise<{ id: string; email: string; name: string }> {
-  const existing = await findCandidateByEmail(trx, organizationId, who.email);
-  if (existing) return existing;
-  if (!who.name) {
-    throw new AppError('validation_failed', 'No candidate has this e-mail yet; give candidate.name to create one.', [
-      { path: 'candidate.name', message: 'required when the candidate does not exist yet' },
-    ]);
-  }
-  return insertCandidate(trx, organizationId, { email: who.email, name: who.name });
 }
 
 export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {

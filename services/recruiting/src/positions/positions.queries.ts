@@ -33,7 +33,11 @@ export async function getPositionRow(db: Db, organizationId: string, id: string)
   return row;
 }
 
-export async function insertPosition(trx: Db, organizationId: string, input: CreatePositionBody & { source?: string }): Promise<Position> {
+/**
+ * Inserts a position and its `position.created` event, or returns null when one with this source
+ * and externalId exists (a parallel insert of the same one waits for the winner, then yields).
+ */
+export async function tryInsertPosition(trx: Db, organizationId: string, input: CreatePositionBody & { source?: string }): Promise<Position | null> {
   const now = new Date();
   const row = await trx
     .insertInto('recruiting.positions')
@@ -55,9 +59,15 @@ export async function insertPosition(trx: Db, organizationId: string, input: Cre
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new AppError('external_id_exists', `A position with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+  if (!row) return null;
   const position = toPosition(row);
   await recordEvent(trx, SCHEMA, organizationId, 'position.created', position);
+  return position;
+}
+
+export async function insertPosition(trx: Db, organizationId: string, input: CreatePositionBody & { source?: string }): Promise<Position> {
+  const position = await tryInsertPosition(trx, organizationId, input);
+  if (!position) throw new AppError('external_id_exists', `A position with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
   return position;
 }
 
