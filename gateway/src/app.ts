@@ -26,6 +26,8 @@ export interface GatewayDeps {
   publicBaseUrl: string;
   internalAuthSecret: string;
   sessionTtlHours: number;
+  /** Express `trust proxy` (TRUST_PROXY): decides what req.ip is. */
+  trustProxy: boolean | number | string[];
   ready: () => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', deps.trustProxy);
   app.use(requestId());
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));

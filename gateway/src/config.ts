@@ -10,6 +10,22 @@ export const GatewayConfig = BaseConfig.extend({
   INTEGRATIONS_URL: z.url(),
   /** Session cookie lifetime; matches the identity service's session TTL. */
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client IP (the login
+   * throttle keys on it). Unset: none, the socket's address is the client. A hop count (`1`) or a
+   * list of addresses, CIDRs or Express's names (`loopback, uniquelocal`). Never `true`: that
+   * believes every client's own X-Forwarded-For.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine((v) => v.trim() !== 'true', 'TRUST_PROXY=true would let any client choose its IP; name the proxies or a hop count')
+    .transform((v): boolean | number | string[] => {
+      const value = v.trim();
+      if (value === '' || value === 'false') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((s) => s.trim()).filter(Boolean);
+    }),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 export const loadGatewayConfig = () => loadConfig(GatewayConfig);

@@ -22,6 +22,7 @@ const app = createGatewayApp({
   publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
   internalAuthSecret: config.INTERNAL_AUTH_SECRET,
   sessionTtlHours: config.SESSION_TTL_HOURS,
+  trustProxy: config.TRUST_PROXY,
   ready: async () => {
     await pingDb(db);
     for (const url of Object.values(serviceUrls)) {

@@ -7,10 +7,10 @@ import { call } from '@hireloop/devstack/testing';
 import { ROOT } from '@hireloop/devstack/paths';
 
 const run = promisify(execFile);
-const cli = (name: 'orgs' | 'keys', ...args: string[]) =>
+const cli = (name: 'orgs' | 'keys' | 'users', ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', join(ROOT, `services/identity/src/cli/${name}.ts`), ...args], { cwd: ROOT, env: process.env });
 
-describe('the orgs and keys CLIs (headless set-ups)', () => {
+describe('the orgs, keys and users CLIs (headless set-ups)', () => {
   it('create an organization, a key for it, list it and revoke it; the key works until revoked', async () => {
     const org = (await cli('orgs', 'create', '--name', 'CLI Test Co')).stdout.trim();
     assert.match(org, /^org_[0-9A-Za-z]+$/);
@@ -36,5 +36,17 @@ describe('the orgs and keys CLIs (headless set-ups)', () => {
     for (const args of [['create', '--name', 'x'], ['create', '--name', 'x', '--scopes', 'root'], ['create', '--nmae', 'x'], ['frobnicate']]) {
       await assert.rejects(cli('keys', ...args), (err: { code: number; stderr: string }) => err.code !== 0 && /error/.test(err.stderr), args.join(' '));
     }
+  });
+
+  it('users create makes a console user who can log in; a second user with the same e-mail is refused', async () => {
+    const org = (await cli('orgs', 'create', '--name', 'CLI Users Co')).stdout.trim();
+    const email = `cli-${Date.now().toString(36)}@example.test`;
+    const id = (await cli('users', 'create', '--email', email, '--password', 'a long password', '--org', org)).stdout.trim();
+    assert.match(id, /^usr_[0-9A-Za-z]+$/);
+    const login = await call('POST', '/auth/login', { body: { email, password: 'a long password' } });
+    assert.equal(login.status, 200, login.text);
+    assert.equal(login.body.data.user.organization.id, org);
+    await assert.rejects(cli('users', 'create', '--email', email.toUpperCase(), '--password', 'another password'), (err: { code: number; stderr: string }) => err.code !== 0 && /already exists/.test(err.stderr));
+    await assert.rejects(cli('users', 'create', '--email', email), (err: { code: number; stderr: string }) => err.code === 2 && /--password/.test(err.stderr));
   });
 });

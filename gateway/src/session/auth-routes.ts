@@ -19,7 +19,15 @@ export function authRoutes(services: ServiceClients, options: { secureCookies: b
     const parsed = LoginBody.safeParse(req.body);
     if (!parsed.success) return sendError(req, res, new AppError('validation_failed', 'E-mail and password are required.', zodIssuesToDetails(parsed.error)));
     try {
-      const session = await services.identityAsSystem(locals(req).requestId).sessions.login.mutate(parsed.data).catch(rethrowServiceError);
+      // req.ip honours the `trust proxy` setting (TRUST_PROXY): behind a proxy, the client it saw.
+      const session = await services
+        .identityAsSystem(locals(req).requestId)
+        .sessions.login.mutate({ ...parsed.data, ip: req.ip ?? null })
+        .catch(rethrowServiceError);
+      if (session.outcome === 'throttled') {
+        res.setHeader('Retry-After', String(session.retryAfterSeconds));
+        return sendError(req, res, new AppError('rate_limited', `Too many failed logins; try again in ${session.retryAfterSeconds} s.`));
+      }
       res.cookie(SESSION_COOKIE, session.token, { ...cookie, maxAge: options.ttlHours * 3600_000 });
       res.json({ data: { user: session.user, expiresAt: session.expiresAt } });
     } catch (err) {

@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { BaseConfig, loadConfig } from '@hireloop/platform';
+import type { LoginThrottlePolicy } from './sessions/login-throttle.js';
 
 export const IdentityConfig = BaseConfig.extend({
   IDENTITY_PORT: z.coerce.number().int().default(3101),
   HOST: z.string().default('127.0.0.1'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
+  // Console-login throttling (PRODUCT.md §11): failures per submitted e-mail and per client IP.
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  LOGIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 
 export const loadIdentityConfig = () => loadConfig(IdentityConfig);
+
+export const loginThrottlePolicy = (config: IdentityConfig): LoginThrottlePolicy => ({
+  maxFailuresPerEmail: config.LOGIN_MAX_FAILURES,
+  maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+  windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+  lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+  maxLockoutSeconds: config.LOGIN_LOCKOUT_MAX_SECONDS,
+});

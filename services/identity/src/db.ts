@@ -46,12 +46,22 @@ export interface RateLimitBucketsTable {
   allowed: boolean;
 }
 
+export interface LoginThrottlesTable {
+  key: string;
+  failures: number;
+  window_started_at: Date;
+  lockouts: Generated<number>;
+  locked_until: Date | null;
+  updated_at: Date;
+}
+
 export interface IdentityDB {
   'identity.organizations': OrganizationsTable;
   'identity.users': UsersTable;
   'identity.sessions': SessionsTable;
   'identity.api_keys': ApiKeysTable;
   'identity.rate_limit_buckets': RateLimitBucketsTable;
+  'identity.login_throttles': LoginThrottlesTable;
 }
 
 export type Db = Kysely<IdentityDB> | Transaction<IdentityDB>;

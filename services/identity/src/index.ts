@@ -1,6 +1,7 @@
 import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
-import { loadIdentityConfig } from './config.js';
+import { loadIdentityConfig, loginThrottlePolicy } from './config.js';
+import { passwords } from './sessions/passwords.js';
 import type { IdentityDB } from './db.js';
 import { createIdentityRouter } from './router.js';
 
@@ -12,6 +13,10 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'identity',
 const db = createDb<IdentityDB>(pool);
 
 await migrateSchema(db, 'identity', migrations);
-const router = createIdentityRouter({ db, cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET), sessionTtlHours: config.SESSION_TTL_HOURS });
+const router = createIdentityRouter({
+  db,
+  cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET),
+  login: { ttlHours: config.SESSION_TTL_HOURS, throttle: loginThrottlePolicy(config), passwords },
+});
 const server = createServiceServer({ name: 'identity', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.IDENTITY_PORT, config.HOST, logger, () => db.destroy());

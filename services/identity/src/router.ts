@@ -1,18 +1,24 @@
 import { z } from 'zod';
 import { AppError, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, User } from '@hireloop/contracts';
+import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, User, UserId } from '@hireloop/contracts';
 import type { IdentityDB } from './db.js';
 import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.queries.js';
 import { createOrganization, DEMO_SLUG, ensureDemoOrganization, findOrganizationBySlug, getOrganization } from './organizations/organizations.queries.js';
-import { login, logout, verifySession } from './sessions/sessions.queries.js';
+import { login, logout, verifySession, type LoginDeps } from './sessions/sessions.queries.js';
+import { createUser } from './users/users.queries.js';
 
 export interface IdentityDeps {
   db: Kysely<IdentityDB>;
   cursors: CursorCodec;
-  sessionTtlHours: number;
+  login: LoginDeps;
 }
+
+const LoginOutput = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('session'), token: z.string(), expiresAt: z.string(), user: User }),
+  z.object({ outcome: z.literal('throttled'), retryAfterSeconds: z.number().int().min(1) }),
+]);
 
 const ListInput = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 const userId = (sub: string) => (sub.startsWith('usr_') ? sub : null);
@@ -61,11 +67,21 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .output(z.object({ organization: Organization, created: z.boolean() }))
         .mutation(({ input }) => ensureDemoOrganization(db, input)),
     }),
+    users: router({
+      /** Operator path (`npm run users -- create`): a console user in an organization. */
+      create: systemProcedure
+        .input(z.object({ organizationId: OrganizationId, email: z.email().max(254), name: z.string().trim().min(1).max(200), password: z.string().min(8).max(1000) }))
+        .output(z.object({ id: UserId, email: z.string(), name: z.string(), organizationId: OrganizationId }))
+        .mutation(async ({ input }) => {
+          await getOrganization(db, input.organizationId);
+          return createUser(db, input.organizationId, input);
+        }),
+    }),
     sessions: router({
       login: systemProcedure
-        .input(z.object({ email: z.string().max(254), password: z.string().max(1000) }))
-        .output(z.object({ token: z.string(), expiresAt: z.string(), user: User }))
-        .mutation(({ input }) => login(db, input.email, input.password, deps.sessionTtlHours)),
+        .input(z.object({ email: z.string().max(254), password: z.string().max(1000), ip: z.string().max(100).nullable().default(null) }))
+        .output(LoginOutput)
+        .mutation(({ input }) => login(db, deps.login, input)),
       verify: systemProcedure
         .input(z.object({ token: z.string().max(200) }))
         .output(User.nullable())

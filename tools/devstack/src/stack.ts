@@ -103,6 +103,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     if (mode === 'test') {
       env['EXPIRY_SWEEP_SECONDS'] = given['EXPIRY_SWEEP_SECONDS'] ?? '2';
       env['WEBHOOK_RETRY_SCHEDULE'] = given['WEBHOOK_RETRY_SCHEDULE'] ?? '1s,1s,2s,2s,2s,2s,2s';
+      // Every test logs in from 127.0.0.1 and the hostile-input suite fails logins by the hundred;
+      // the throttling tests start an identity service of their own with small limits.
+      env['LOGIN_MAX_FAILURES'] = given['LOGIN_MAX_FAILURES'] ?? '100000';
+      env['LOGIN_MAX_FAILURES_PER_IP'] = given['LOGIN_MAX_FAILURES_PER_IP'] ?? '1000000';
     }
 
     const launch = async (name: string, entry: string, extraEnv: Record<string, string>, index: number) => {

@@ -1,7 +1,7 @@
 import { AppError, newId, sql, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type Organization } from '@hireloop/contracts';
 import type { Db, IdentityDB } from '../db.js';
-import { hashPassword } from '../sessions/passwords.js';
+import { createUser } from '../users/users.queries.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -22,20 +22,6 @@ export async function getOrganization(db: Db, id: string): Promise<Organization>
 
 export async function findOrganizationBySlug(db: Db, slug: string): Promise<Organization | null> {
   return (await db.selectFrom('identity.organizations').select(['id', 'name']).where('slug', '=', slug).executeTakeFirst()) ?? null;
-}
-
-export async function createUser(db: Db, organizationId: string, input: { email: string; name: string; password: string }) {
-  return db
-    .insertInto('identity.users')
-    .values({
-      id: newId(ID_PREFIXES.user),
-      organization_id: organizationId,
-      email: input.email,
-      name: input.name,
-      password_hash: await hashPassword(input.password),
-    })
-    .returning(['id', 'email', 'name'])
-    .executeTakeFirstOrThrow();
 }
 
 /**

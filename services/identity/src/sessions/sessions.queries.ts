@@ -1,30 +1,57 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, newId } from '@hireloop/platform';
+import { AppError, newId, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type User } from '@hireloop/contracts';
-import type { Db } from '../db.js';
-import { verifyPassword } from './passwords.js';
+import type { Db, IdentityDB } from '../db.js';
+import type { Passwords } from './passwords.js';
+import { clearLoginFailures, lockedFor, normaliseEmail, recordLoginFailure, type LoginThrottlePolicy } from './login-throttle.js';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Checks the password and opens a session; the token is returned once and stored only hashed. */
-export async function login(db: Db, email: string, password: string, ttlHours: number): Promise<{ token: string; expiresAt: string; user: User }> {
+export interface LoginDeps {
+  ttlHours: number;
+  throttle: LoginThrottlePolicy;
+  passwords: Passwords;
+}
+
+export type LoginResult =
+  | { outcome: 'session'; token: string; expiresAt: string; user: User }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Checks the password and opens a session; the token is returned once and stored only hashed.
+ * Throttled per submitted e-mail and per client IP (PRODUCT.md §11). An unknown e-mail is checked
+ * against a dummy hash, so it costs the same hashing work as a wrong password; a legacy hash is
+ * replaced by an argon2id one once the password has proved right.
+ */
+export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { email: string; password: string; ip: string | null }): Promise<LoginResult> {
+  const keys = { email: normaliseEmail(input.email), ip: input.ip };
+  const wait = await lockedFor(db, keys);
+  if (wait !== null) return { outcome: 'throttled', retryAfterSeconds: wait };
+
   const user = await db
     .selectFrom('identity.users as u')
     .innerJoin('identity.organizations as o', 'o.id', 'u.organization_id')
     .select(['u.id', 'u.email', 'u.name', 'u.password_hash', 'o.id as org_id', 'o.name as org_name'])
-    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', keys.email))
     .executeTakeFirst();
-  // Same error for an unknown e-mail and a wrong password: no account enumeration.
-  if (!user || !(await verifyPassword(password, user.password_hash))) {
+  const matches = await deps.passwords.verify(input.password, user?.password_hash ?? (await deps.passwords.dummyHash()));
+  if (!user || !matches) {
+    await recordLoginFailure(db, deps.throttle, keys);
+    // Same error for an unknown e-mail and a wrong password: no account enumeration.
     throw new AppError('invalid_credentials', 'E-mail or password is incorrect.');
   }
+  await clearLoginFailures(db, keys.email);
+  if (deps.passwords.needsRehash(user.password_hash)) {
+    await db.updateTable('identity.users').set({ password_hash: await deps.passwords.hash(input.password) }).where('id', '=', user.id).execute();
+  }
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
+  const expiresAt = new Date(Date.now() + deps.ttlHours * 3600_000);
   await db
     .insertInto('identity.sessions')
     .values({ id: newId(ID_PREFIXES.session), token_hash: hashToken(token), user_id: user.id, expires_at: expiresAt })
     .execute();
   return {
+    outcome: 'session',
     token,
     expiresAt: expiresAt.toISOString(),
     user: { id: user.id, email: user.email, name: user.name, organization: { id: user.org_id, name: user.org_name } },

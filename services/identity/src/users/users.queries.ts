@@ -1,0 +1,27 @@
+import { AppError, newId } from '@hireloop/platform';
+import { ID_PREFIXES } from '@hireloop/contracts';
+import type { Db } from '../db.js';
+import { hashPassword } from '../sessions/passwords.js';
+
+export interface NewUser {
+  email: string;
+  name: string;
+  password: string;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+
+/** A console user of an organization; the password is stored as an argon2id hash only. */
+export async function createUser(db: Db, organizationId: string, input: NewUser) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db
+      .insertInto('identity.users')
+      .values({ id: newId(ID_PREFIXES.user), organization_id: organizationId, email: input.email.trim(), name: input.name, password_hash: passwordHash })
+      .returning(['id', 'email', 'name', 'organization_id as organizationId'])
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('conflict', 'A user with this e-mail already exists.');
+    throw err;
+  }
+}
