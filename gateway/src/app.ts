@@ -6,6 +6,7 @@ import type { GatewayDb } from './db.js';
 import { requestId } from './api/request-id.js';
 import { authenticateApiKey } from './api/authenticate.js';
 import { jsonBody } from './api/body.js';
+import { wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
 import { restHandler } from './api/rest-handler.js';
 import { sendError, internalError } from './api/errors.js';
@@ -50,7 +51,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   // The public API. The document is built once: it only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
+  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
   app.use('/developers', referenceRoutes());
   app.use('/i', inviteRoutes(deps.services, deps.logger));
 

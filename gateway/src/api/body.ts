@@ -1,33 +1,99 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@hireloop/platform';
 import { sendError } from './errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/i;
+const CHARSET = /^\s*charset\s*=\s*"?([^";\s]*)"?\s*$/i;
+const ENCODINGS = new Set(['identity', 'gzip']);
+
+const tooLarge = () => new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+const invalidJson = (why = 'is not valid JSON') => new AppError('invalid_json', `The request body ${why}.`);
+const unsupported = (message: string) => new AppError('unsupported_media_type', message);
 
 /**
- * JSON bodies only, ≤ 1 MiB (PRODUCT.md §4). Parse failures and oversize bodies become the
- * envelope's 400 invalid_json and 413 payload_too_large; another content type 415.
+ * Why a `Content-Type`/`Content-Encoding` pair is refused (415), or null when the body is JSON we
+ * read: the media type compared case-insensitively, UTF-8 as the only charset, identity or gzip.
+ */
+function refusedHeaders(type: string | undefined, encoding: string | undefined): string | null {
+  const [media = '', ...params] = (type ?? '').split(';');
+  if (!JSON_MEDIA_TYPE.test(media.trim())) return `Send the body as application/json${type ? `, not ${media.trim().slice(0, 100)}` : ''}.`;
+  for (const param of params) {
+    const charset = CHARSET.exec(param)?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return 'Send the body in UTF-8 (charset=utf-8), the only charset accepted.';
+  }
+  if (encoding !== undefined && !ENCODINGS.has(encoding.trim().toLowerCase())) return 'Send the body uncompressed or with Content-Encoding: gzip.';
+  return null;
+}
+
+/**
+ * The nesting depth of a JSON text, read from its bytes without parsing (so 10 000 levels cost a
+ * scan, not a parse and a walk): brackets outside strings.
+ */
+export function jsonDepthExceeds(buf: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+class BodyRefused extends Error {
+  constructor(readonly app: AppError) {
+    super(app.message);
+  }
+}
+
+/**
+ * JSON bodies only (PRODUCT.md §3, §4), the one place the rules live for /api/v1 and /auth:
+ * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
+ * invalid_json), and 415 for another media type, charset or Content-Encoding. The header is then
+ * normalised to `application/json`, which is all trpc-to-openapi's case-sensitive check knows.
  */
 export function jsonBody() {
-  const parse = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+  const parse = express.json({
+    limit: MAX_BODY_BYTES,
+    strict: false,
+    type: () => true,
+    verify: (_req, _res, buf) => {
+      if (!isUtf8(buf)) throw new BodyRefused(invalidJson('is not valid UTF-8'));
+      if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new BodyRefused(invalidJson(`is nested deeper than ${MAX_JSON_DEPTH} levels`));
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
-    const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined;
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
-    if (req.method === 'DELETE' && !hasBody) return next();
-    const type = req.headers['content-type'];
-    if (hasBody && !(type && /^application\/([a-z.+-]*\+)?json\b/i.test(type))) {
-      return sendError(req, res, new AppError('unsupported_media_type', `Send the body as application/json${type ? `, not ${type.split(';')[0]}` : ''}.`));
-    }
+    const length = req.headers['content-length'];
+    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) {
+      if (req.method === 'DELETE') return next();
       req.body = {};
-      req.headers['content-type'] ??= 'application/json';
+      req.headers['content-type'] = 'application/json';
       return next();
     }
+    const refused = refusedHeaders(req.headers['content-type'], req.headers['content-encoding']);
+    if (refused) return sendError(req, res, unsupported(refused));
     parse(req, res, (err?: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        req.headers['content-type'] = 'application/json';
+        return next();
+      }
       const e = err as { type?: string; status?: number };
-      if (e.type === 'entity.too.large' || e.status === 413) return sendError(req, res, new AppError('payload_too_large', 'The request body is larger than 1 MiB.'));
-      if (e.type === 'entity.parse.failed') return sendError(req, res, new AppError('invalid_json', 'The request body is not valid JSON.'));
+      if (err instanceof BodyRefused) return sendError(req, res, err.app);
+      if (e.type === 'entity.too.large' || e.status === 413) return sendError(req, res, tooLarge());
+      if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return sendError(req, res, unsupported('Send the body as UTF-8 JSON, uncompressed or gzip.'));
+      // A JSON syntax error, a gzip stream that does not inflate, a body cut short.
+      if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendError(req, res, invalidJson());
       return next(err);
     });
   };

@@ -6,12 +6,14 @@ import { createRestContext, type RestContext } from '../rest/trpc.js';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { errorBodyJson, internalError } from './errors.js';
+import { refuseCoercion } from './no-coercion.js';
 
 /**
  * /api/v1 through trpc-to-openapi. The library writes its own error body; this is the one place
  * that replaces it with our envelope (PRODUCT.md §3) and hides anything internal behind 500.
  */
 export function restHandler(services: ServiceClients, publicBaseUrl: string, logger: Logger) {
+  refuseCoercion(restRouter);
   const handle = createOpenApiNodeHttpHandler({
     router: restRouter,
     createContext: createRestContext(services, publicBaseUrl) as never,

@@ -1,4 +1,4 @@
-import { CandidateId, EnrollBody, Enrollment, envelope, FlowId, HiringFlow, ListFlowsQuery } from '@hireloop/contracts';
+import { CandidateId, EnrollBody, Enrollment, envelope, FlowId, HiringFlow, ListFlowsQuery, text } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -26,7 +26,7 @@ const EnrollInput = z
   .object({
     id: FlowId,
     candidateId: CandidateId.optional(),
-    candidate: z.object({ email: z.email().max(254), name: z.string().trim().min(1).max(200) }).strict().optional(),
+    candidate: z.object({ email: z.email().max(254), name: text().trim().min(1).max(200) }).strict().optional(),
   })
   .strict()
   .refine((b) => (b.candidateId === undefined) !== (b.candidate === undefined), { message: 'give exactly one of candidateId and candidate', path: ['candidateId'] });

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { text } from '@hireloop/contracts';
 import { AppError, rethrowServiceError, zodIssuesToDetails } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
@@ -7,7 +8,7 @@ import { sendError } from '../api/errors.js';
 import { jsonBody } from '../api/body.js';
 import { readSessionCookie, requireSession, SESSION_COOKIE, sessionUser } from './session.js';
 
-const LoginBody = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(1000) });
+const LoginBody = z.object({ email: text().min(1).max(254), password: text().min(1).max(1000) });
 
 /** /auth/login, /auth/logout, /auth/session: the console's cookie session (HttpOnly, SameSite=Lax). */
 export function authRoutes(services: ServiceClients, options: { secureCookies: boolean; ttlHours: number }) {

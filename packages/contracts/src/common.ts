@@ -1,5 +1,26 @@
 import { z } from 'zod';
 
+/**
+ * U+0000 (Postgres cannot store it) or a UTF-16 surrogate without its partner (no encoding can
+ * carry it). With the `u` flag a well-formed pair is one code point and does not match.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this refuses
+const ILL_FORMED = /[\u0000\uD800-\uDFFF]/u;
+export const ILL_FORMED_MESSAGE = 'must not contain U+0000 or a lone surrogate';
+
+/** Adds the well-formedness rule to a string schema (e-mail, URL…): 422 with the field in `details`. */
+export function wellFormed<T extends z.ZodType<string>>(schema: T): T {
+  return schema.refine((s) => !ILL_FORMED.test(s), ILL_FORMED_MESSAGE);
+}
+
+/**
+ * The string type of every public input, in a body, a query or a path (PRODUCT.md §3): refuses
+ * U+0000 and lone surrogates. Chain limits as on `z.string()`: `text().trim().min(1).max(200)`.
+ */
+export function text() {
+  return wellFormed(z.string());
+}
+
 /** ISO 8601 UTC timestamp as it appears on the wire. */
 export const Timestamp = z.iso.datetime({ offset: false }).describe('ISO 8601 UTC timestamp');
 
@@ -33,6 +54,14 @@ export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ data });
 }
 
+/**
+ * An integer query parameter: plain decimal digits only (`1e1`, `+5`, ` 5` stay strings and fail
+ * as "expected number"). A JSON number passes as is, so services take the same schema over tRPC.
+ */
+export function queryInt(schema: z.ZodNumber) {
+  return z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : v), schema);
+}
+
 /** Page size of every list (PRODUCT.md §4). */
-export const PageLimit = z.coerce.number().int().min(1).max(100).default(25).describe('Page size, 1–100');
-export const Cursor = z.string().max(512).describe('Opaque cursor from the previous page\'s `Link: rel="next"`');
+export const PageLimit = queryInt(z.number().int().min(1).max(100)).default(25).describe('Page size, 1–100');
+export const Cursor = text().max(512).describe('Opaque cursor from the previous page\'s `Link: rel="next"`');

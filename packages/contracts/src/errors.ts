@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_PREFIXES, prefixedId } from './common.js';
 
 /**
  * Every error code the platform can answer with, and its HTTP status (PRODUCT.md §3).
@@ -46,6 +47,7 @@ export const ErrorBody = z
       message: z.string(),
       requestId: z.string(),
       details: z.array(ErrorDetail).optional(),
+      candidateId: prefixedId(ID_PREFIXES.candidate).optional().describe('On `candidate_exists`: the id of the existing candidate, to use instead of creating one'),
     }),
   });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ID_PREFIXES, prefixedId, Timestamp } from './common.js';
+import { ID_PREFIXES, prefixedId, text, Timestamp } from './common.js';
 import { Scope } from './scopes.js';
 
 export const OrganizationId = prefixedId(ID_PREFIXES.organization);
 export const ApiKeyId = prefixedId(ID_PREFIXES.apiKey);
 export const UserId = prefixedId(ID_PREFIXES.user);
 
-export const ApiKeyName = z.string().trim().min(1).max(100);
+export const ApiKeyName = text().trim().min(1).max(100);
 export const ScopeList = z
   .array(Scope)
   .min(1, 'at least one scope is required')

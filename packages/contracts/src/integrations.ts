@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIXES, prefixedId, Timestamp } from './common.js';
+import { ID_PREFIXES, prefixedId, text, Timestamp, wellFormed } from './common.js';
 import { EventType } from './events.js';
 import { ListQuery, PositionId } from './recruiting.js';
 
@@ -38,9 +38,9 @@ export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 
 export const CreateWebhookBody = z
   .object({
-    url: z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only for loopback when the dev flag is on)'),
+    url: wellFormed(z.url({ protocol: /^https?$/ }).max(2048)).describe('https URL (http only for loopback when the dev flag is on)'),
     events: WebhookEvents,
-    description: z.string().trim().max(500).optional(),
+    description: text().trim().max(500).optional(),
   })
   .strict()
   .meta({ id: 'CreateWebhookBody' });
@@ -91,13 +91,13 @@ export type Task = z.infer<typeof Task>;
 
 export const CreateJobDescriptionBody = z
   .object({
-    title: z.string().trim().min(1).max(200),
+    title: text().trim().min(1).max(200),
     positionId: PositionId.optional(),
-    seniority: z.string().trim().min(1).max(100).optional(),
-    location: z.string().trim().min(1).max(200).optional(),
-    skills: z.array(z.string().trim().min(1).max(100)).max(30).optional(),
+    seniority: text().trim().min(1).max(100).optional(),
+    location: text().trim().min(1).max(200).optional(),
+    skills: z.array(text().trim().min(1).max(100)).max(30).optional(),
     tone: z.enum(['neutral', 'friendly', 'formal']).default('neutral'),
-    language: z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH').default('en'),
+    language: text().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH').default('en'),
   })
   .strict()
   .meta({ id: 'CreateJobDescriptionBody' });
@@ -113,17 +113,17 @@ export const AtsEventType = z.enum([
 ]);
 export type AtsEventType = z.infer<typeof AtsEventType>;
 
-const ExternalRef = z.string().trim().min(1).max(200);
+const ExternalRef = text().trim().min(1).max(200);
 
 export const AtsEventBody = z
   .object({
-    source: z.string().trim().regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
+    source: text().trim().regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
     eventId: ExternalRef.describe('The ATS\'s own id of this event; a repeat is recognised and changes nothing'),
     type: AtsEventType,
     occurredAt: z.iso.datetime({ offset: true }),
-    candidate: z.object({ externalId: ExternalRef, email: z.email().max(254).optional(), name: z.string().trim().min(1).max(200).optional() }).strict(),
-    job: z.object({ externalId: ExternalRef, title: z.string().trim().min(1).max(200).optional() }).strict().optional(),
-    application: z.object({ externalId: ExternalRef, stage: z.string().trim().min(1).max(200).optional() }).strict().optional(),
+    candidate: z.object({ externalId: ExternalRef, email: z.email().max(254).optional(), name: text().trim().min(1).max(200).optional() }).strict(),
+    job: z.object({ externalId: ExternalRef, title: text().trim().min(1).max(200).optional() }).strict().optional(),
+    application: z.object({ externalId: ExternalRef, stage: text().trim().min(1).max(200).optional() }).strict().optional(),
   })
   .strict()
   .meta({ id: 'AtsEventBody' });

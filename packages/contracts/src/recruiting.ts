@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { Cursor, ID_PREFIXES, PageLimit, prefixedId, Timestamp } from './common.js';
+import { Cursor, ID_PREFIXES, PageLimit, prefixedId, text, Timestamp } from './common.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4.
 export const CandidateId = prefixedId(ID_PREFIXES.candidate);
 export const PositionId = prefixedId(ID_PREFIXES.position);
 export const InterviewId = prefixedId(ID_PREFIXES.interview);
 
-const Name = z.string().trim().min(1).max(200);
+const Name = text().trim().min(1).max(200);
 const Email = z.email().max(254).describe('E-mail address; unique per organization, case-insensitive');
-const ExternalId = z.string().trim().min(1).max(200).describe('Your system\'s id for this record');
+const ExternalId = text().trim().min(1).max(200).describe('Your system\'s id for this record');
 const Metadata = z
-  .record(z.string().max(100), z.string().max(1000))
+  .record(text().max(100), text().max(1000))
   .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
   .describe('Your own string key/value pairs (≤ 50 keys)');
 
@@ -35,7 +35,7 @@ export const CreateCandidateBody = z
   .object({
     email: Email,
     name: Name,
-    phone: z.string().trim().min(3).max(40).optional(),
+    phone: text().trim().min(3).max(40).optional(),
     externalId: ExternalId.optional(),
     metadata: Metadata.optional(),
   })
@@ -46,7 +46,7 @@ export type CreateCandidateBody = z.infer<typeof CreateCandidateBody>;
 export const ListQuery = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 
 export const ListCandidatesQuery = ListQuery.extend({
-  email: z.string().trim().min(1).max(254).optional().describe('Exact e-mail, case-insensitive'),
+  email: text().trim().min(1).max(254).optional().describe('Exact e-mail, case-insensitive'),
   externalId: ExternalId.optional(),
   createdAfter: InstantFilter.optional().describe('Only candidates created after this instant'),
   createdBefore: InstantFilter.optional().describe('Only candidates created before this instant'),
@@ -76,13 +76,13 @@ export type Position = z.infer<typeof Position>;
 export const CreatePositionBody = z
   .object({
     title: Name,
-    description: z.string().max(20_000).optional(),
+    description: text().max(20_000).optional(),
     department: Name.optional(),
     location: Name.optional(),
     employmentType: EmploymentType.default('full_time'),
     status: PositionStatus.default('open'),
     externalId: ExternalId.optional(),
-    interviewQuestions: z.array(z.string().trim().min(1).max(1000)).max(20).default([]).describe('0–20 questions; a default set is used when empty'),
+    interviewQuestions: z.array(text().trim().min(1).max(1000)).max(20).default([]).describe('0–20 questions; a default set is used when empty'),
   })
   .strict()
   .meta({ id: 'CreatePositionBody' });
@@ -142,7 +142,7 @@ export const ListInterviewsQuery = ListQuery.extend({
 }).strict();
 export type ListInterviewsQuery = z.infer<typeof ListInterviewsQuery>;
 
-export const CancellationReason = z.string().trim().min(1).max(1000);
+export const CancellationReason = text().trim().min(1).max(1000);
 
 export const Recommendation = z.enum(['strong_no', 'no', 'mixed', 'yes', 'strong_yes']);
 export const EvaluationStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
@@ -198,7 +198,7 @@ export type HiringFlow = z.infer<typeof HiringFlow>;
 export const FlowInput = z
   .object({
     name: Name,
-    description: z.string().max(20_000).optional(),
+    description: text().max(20_000).optional(),
     positionId: PositionId.optional(),
     stages: z.array(z.object({ name: Name, kind: StageKind }).strict()).min(1).max(20),
   })

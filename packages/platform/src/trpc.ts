@@ -24,7 +24,9 @@ export function appErrorOf(error: TRPCError): AppError | null {
   // A procedure that called another service and let its error through.
   const fromService = appErrorFromClientError(error.cause);
   if (fromService) return fromService;
-  if (error.cause instanceof ZodError) {
+  // Input that fails its schema. A ZodError under any other code is ours (tRPC's output
+  // validation, a parse inside a procedure): a logged 500, never a 422 with internal paths.
+  if (error.cause instanceof ZodError && error.code === 'BAD_REQUEST') {
     return new AppError('validation_failed', 'The request did not pass validation.', zodIssuesToDetails(error.cause));
   }
   if (error.code === 'PARSE_ERROR') return new AppError('invalid_json', 'The request body is not valid JSON.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, User, UserId } from '@hireloop/contracts';
+import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, text, User, UserId } from '@hireloop/contracts';
 import type { IdentityDB } from './db.js';
 import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
@@ -29,7 +29,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
     /** Called by the gateway for every /api/v1 request: verify the key and draw from its rate limit. */
     apiKeys: router({
       authenticate: systemProcedure
-        .input(z.object({ key: z.string().max(200) }))
+        .input(z.object({ key: text().max(200) }))
         .output(z.custom<AuthenticationResult>())
         .mutation(({ input }) => authenticateApiKey(db, input.key)),
       create: orgProcedure
@@ -54,7 +54,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
       current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(db, ctx.org)),
       get: systemProcedure.input(z.object({ id: OrganizationId })).output(Organization).query(({ input }) => getOrganization(db, input.id)),
       create: systemProcedure
-        .input(z.object({ name: z.string().trim().min(1).max(200) }))
+        .input(z.object({ name: text().trim().min(1).max(200) }))
         .output(Organization)
         .mutation(({ input }) => createOrganization(db, input.name)),
       demo: systemProcedure.output(Organization).query(async () => {
@@ -70,7 +70,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
     users: router({
       /** Operator path (`npm run users -- create`): a console user in an organization. */
       create: systemProcedure
-        .input(z.object({ organizationId: OrganizationId, email: z.email().max(254), name: z.string().trim().min(1).max(200), password: z.string().min(8).max(1000) }))
+        .input(z.object({ organizationId: OrganizationId, email: z.email().max(254), name: text().trim().min(1).max(200), password: text().min(8).max(1000) }))
         .output(z.object({ id: UserId, email: z.string(), name: z.string(), organizationId: OrganizationId }))
         .mutation(async ({ input }) => {
           await getOrganization(db, input.organizationId);
@@ -79,15 +79,15 @@ export function createIdentityRouter(deps: IdentityDeps) {
     }),
     sessions: router({
       login: systemProcedure
-        .input(z.object({ email: z.string().max(254), password: z.string().max(1000), ip: z.string().max(100).nullable().default(null) }))
+        .input(z.object({ email: text().max(254), password: text().max(1000), ip: z.string().max(100).nullable().default(null) }))
         .output(LoginOutput)
         .mutation(({ input }) => login(db, deps.login, input)),
       verify: systemProcedure
-        .input(z.object({ token: z.string().max(200) }))
+        .input(z.object({ token: text().max(200) }))
         .output(User.nullable())
         .query(({ input }) => verifySession(db, input.token)),
       logout: systemProcedure
-        .input(z.object({ token: z.string().max(200) }))
+        .input(z.object({ token: text().max(200) }))
         .output(z.object({ ok: z.literal(true) }))
         .mutation(async ({ input }) => {
           await logout(db, input.token);

@@ -4,6 +4,7 @@ import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
   EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, OrganizationId, pageOf, Position, PositionId,
+  text,
 } from '@hireloop/contracts';
 import type { RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
@@ -40,7 +41,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input)),
       get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
       applyJobDescription: orgProcedure
-        .input(z.object({ id: PositionId, description: z.string().min(1).max(20_000) }))
+        .input(z.object({ id: PositionId, description: text().min(1).max(20_000) }))
         .output(Position)
         .mutation(({ ctx, input }) => applyJobDescription(db, ctx.org, input.id, input.description)),
     }),
@@ -88,7 +89,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */
       applyEvent: systemOrgProcedure.input(AtsEventBody).mutation(({ ctx, input }) => applyAtsEvent(db, tokens, ctx.org, input)),
       setStageMappings: orgProcedure
-        .input(z.object({ source: AtsEventBody.shape.source, stages: z.array(z.string().trim().min(1).max(200)).max(50) }))
+        .input(z.object({ source: AtsEventBody.shape.source, stages: z.array(text().trim().min(1).max(200)).max(50) }))
         .mutation(({ ctx, input }) => setStageMappings(db, ctx.org, input.source, input.stages)),
     }),
   });

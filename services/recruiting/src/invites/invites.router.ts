@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Kysely } from '@hireloop/platform';
-import { InterviewStatus } from '@hireloop/contracts';
+import { InterviewStatus, text } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
 import { effectiveStatus, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
-const Token = z.string().min(20).max(100);
+const Token = text().min(20).max(100);
 
 /** What the candidate's invite page shows: never ids, e-mails or anything of other candidates. */
 export const InviteView = z.object({
@@ -44,7 +44,7 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, tas
       return view(input.token);
     }),
     submit: systemProcedure
-      .input(z.object({ token: Token, answers: z.array(z.string().trim().min(1, 'every question needs an answer').max(10_000)).max(20) }))
+      .input(z.object({ token: Token, answers: z.array(text().trim().min(1, 'every question needs an answer').max(10_000)).max(20) }))
       .output(InviteView)
       .mutation(async ({ input }) => {
         await submitInterview(db, tokens, input.token, input.answers, taskQueue);
