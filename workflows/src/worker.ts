@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger } from '@hireloop/platform';
@@ -12,11 +13,17 @@ const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADD
   logger.fatal({ err }, `cannot reach Temporal at ${config.TEMPORAL_ADDRESS}`);
   process.exit(1);
 });
+// Built (dist/worker.js): the workflow code prebundled beside it by `npm run build`.
+// From source (npm start, tests): bundled at start from workflows.ts.
+const prebundled = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
+const workflowCode = existsSync(prebundled)
+  ? { workflowBundle: { codePath: prebundled } }
+  : { workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)) };
 const worker = await Worker.create({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
-  workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
+  ...workflowCode,
   activities: createActivities(config),
 });
 

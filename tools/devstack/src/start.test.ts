@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startChild } from './child-process.js';
 import { freePort } from './ports.js';
 import { ROOT } from './paths.js';
+import { ownDatabase } from './testing.js';
 
 /**
  * `npm start` itself, pointed at the test stack's Postgres server and Temporal through DATABASE_URL
@@ -14,29 +14,12 @@ import { ROOT } from './paths.js';
  * that works, and Ctrl-C (SIGINT) stops every process it started. It gets a database of its own
  * on that server and its own task queue: its relays must not pick up the other tests' outboxes.
  */
-async function ownDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-  await admin.connect();
-  const name = `launcher_${process.pid}`;
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(process.env['DATABASE_URL']!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 describe('npm start (the launcher)', () => {
   it('uses external servers from DATABASE_URL and TEMPORAL_ADDRESS, prints a working key, and stops cleanly on SIGINT', async () => {
     const ports: Record<string, string> = {};
     for (const name of ['GATEWAY_PORT', 'IDENTITY_PORT', 'RECRUITING_PORT', 'INTEGRATIONS_PORT', 'WORKER_PORT']) ports[name] = String(await freePort());
     const runtimeFile = join(tmpdir(), `hireloop-runtime-${process.pid}.json`);
-    const database = await ownDatabase();
+    const database = await ownDatabase('launcher');
     const lines: string[] = [];
     const launcher = startChild({
       name: 'npm start',

@@ -1,0 +1,52 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { PROCESSES, REPO_ROOT } from './runtime-tree.js';
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  ports?: unknown[];
+  profiles?: string[];
+  environment?: Record<string, string>;
+}
+
+/**
+ * docker-compose.yml as Compose itself resolves it (`docker-compose config`; .ci/run installs
+ * Debian's docker-compose): valid, the proxy is the only published port, two gateways and two
+ * workers, and every Hireloop process runs built code from the image.
+ */
+describe('docker-compose.yml', () => {
+  const resolved = () => {
+    const env = { ...process.env, POSTGRES_PASSWORD: 'p', INTERNAL_AUTH_SECRET: 's'.repeat(32), WEBHOOK_SECRET_KEY: 'k', PUBLIC_BASE_URL: 'https://hireloop.example' };
+    const out = execFileSync('docker-compose', ['config'], { cwd: REPO_ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return (parse(out) as { services: Record<string, ComposeService> }).services;
+  };
+
+  it('is valid, publishes only the reverse proxy, and runs two gateways and two workers from dist', () => {
+    const services = resolved();
+    const published = Object.entries(services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
+    assert.deepEqual(published, ['proxy']);
+    assert.deepEqual(services['temporal-ui']?.profiles, ['ops'], 'the Temporal UI runs only on demand');
+
+    const hireloop = Object.entries(services).filter(([, s]) => s.image === 'hireloop:latest');
+    const entries = hireloop.map(([name, s]) => {
+      assert.equal(s.command?.[0], 'node', name);
+      assert.ok(!s.command.includes('tsx') && !s.command.includes('--import'), `${name} runs without tsx`);
+      const entry = s.command.at(-1)!;
+      assert.match(entry, /\/dist\/[\w-]+\.js$/, name);
+      assert.equal(s.environment?.['NODE_ENV'], 'production', name);
+      const process = PROCESSES.find((p) => p.entry === entry);
+      assert.ok(process, `${name} runs a known process (${entry})`);
+      assert.ok(s.environment?.['HEALTH_PORT'], `${name} tells the image's HEALTHCHECK its port`);
+      return entry;
+    });
+    for (const p of PROCESSES) assert.ok(entries.includes(p.entry), `compose runs ${p.name}`);
+    assert.equal(entries.filter((e) => e === 'gateway/dist/index.js').length, 2, 'two gateways');
+    assert.equal(entries.filter((e) => e === 'workflows/dist/worker.js').length, 2, 'two workers');
+    assert.ok(existsSync(join(REPO_ROOT, 'deploy/nginx.conf')));
+  });
+});
