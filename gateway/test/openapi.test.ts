@@ -1,7 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { call } from '@hireloop/devstack/testing';
+import { call, newKey, newOrganizationWithKey, type ApiResponse } from '@hireloop/devstack/testing';
+import { unique } from './api-assertions.js';
+
+/** Follows a local `$ref` (`#/components/…`) once. */
+function resolve(doc: any, node: any): any {
+  if (!node?.$ref) return node;
+  return (node.$ref as string).slice(2).split('/').reduce((at: any, key) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
+}
 
 describe('GET /api/v1/openapi.json', () => {
   it('is a valid OpenAPI 3.x document, served without a key', async () => {
@@ -25,7 +32,50 @@ describe('GET /api/v1/openapi.json', () => {
       assert.deepEqual(op.security, [{ bearer: [] }], `${where} security`);
       assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')), `${where} success response`);
       for (const status of ['401', '403', '422', '429', '500']) {
-        assert.equal(op.responses[status]?.content['application/json'].schema.$ref, '#/components/schemas/Error', `${where} ${status}`);
+        const response = resolve(doc, op.responses[status]);
+        assert.equal(response?.content['application/json'].schema.$ref, '#/components/schemas/Error', `${where} ${status}`);
+      }
+    }
+  });
+});
+
+/** Response headers of the API that the document must declare wherever the server sends them. */
+const DOCUMENTED_HEADERS = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Link', 'Idempotent-Replayed', 'WWW-Authenticate'];
+
+describe('GET /api/v1/openapi.json: response headers (issue 12 item 1)', () => {
+  it('declares, on each response, every header the server sends with it', async () => {
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
+    const org = await newOrganizationWithKey(['read', 'write'], 6000);
+    const tight = await newKey(org.organization.id, ['read'], 1);
+    const seen: { route: string; res: ApiResponse<any> }[] = [];
+    const send = async (route: string, path: string, options: Parameters<typeof call>[2] = {}) => {
+      const res = await call(route.split(' ')[0]!, path, options);
+      seen.push({ route, res });
+      return res;
+    };
+    const body = { email: `headers-${unique()}@example.com`, name: 'Header Check' };
+    const idem = { 'Idempotency-Key': `idem-${unique()}` };
+    assert.equal((await send('POST /candidates', '/api/v1/candidates', { key: org.key, body, headers: idem })).status, 201);
+    assert.equal((await send('POST /candidates', '/api/v1/candidates', { key: org.key, body, headers: idem })).headers.get('idempotent-replayed'), 'true');
+    assert.equal((await send('POST /candidates', '/api/v1/candidates', { key: org.key, body })).status, 409);
+    await send('POST /candidates', '/api/v1/candidates', { key: org.key, body: { email: `headers-${unique()}@example.com`, name: 'Second' } });
+    assert.ok((await send('GET /candidates', '/api/v1/candidates?limit=1', { key: org.key })).headers.get('link'));
+    assert.equal((await send('GET /candidates', '/api/v1/candidates?limit=0', { key: org.key })).status, 422);
+    assert.equal((await send('GET /candidates/{id}', '/api/v1/candidates/cand_0000000000000000', { key: org.key })).status, 404);
+    assert.equal((await send('GET /me', '/api/v1/me')).status, 401);
+    await send('GET /me', '/api/v1/me', { key: tight.key });
+    assert.equal((await send('GET /me', '/api/v1/me', { key: tight.key })).status, 429);
+
+    for (const { route, res } of seen) {
+      const [method, path] = route.split(' ') as [string, string];
+      const response = resolve(doc, doc.paths[path]?.[method.toLowerCase()]?.responses[String(res.status)]);
+      assert.ok(response, `${route} ${res.status} is not in the document`);
+      const declared = Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+      const sent = DOCUMENTED_HEADERS.filter((h) => res.headers.has(h)).map((h) => h.toLowerCase());
+      assert.ok(sent.includes('x-request-id'), `${route} ${res.status} has no X-Request-Id`);
+      assert.deepEqual(sent.filter((h) => !declared.includes(h)), [], `${route} ${res.status} sends headers the document does not declare`);
+      for (const [name, header] of Object.entries(response.headers ?? {})) {
+        assert.ok(resolve(doc, header)?.schema, `${route} ${res.status} header ${name} resolves to a header object`);
       }
     }
   });

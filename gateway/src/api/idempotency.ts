@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, sql, type Logger } from '@hireloop/platform';
+import { IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
 
-const MAX_KEY_LENGTH = 255;
 /** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
 const LEASE_SECONDS = 60;
 const REPLAYED_HEADERS = ['content-type', 'location'];
@@ -24,8 +24,8 @@ export function idempotency(db: GatewayDb, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.headers['idempotency-key'];
     if (req.method !== 'POST' || idemKey === undefined) return next();
-    if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > MAX_KEY_LENGTH) {
-      return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${MAX_KEY_LENGTH} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
+    if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
+      return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${IDEMPOTENCY_KEY_MAX} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
     }
     const caller = locals(req).caller!;
     const id = { api_key_id: caller.key.id, method: req.method, path: req.path, idempotency_key: idemKey };

@@ -9,6 +9,7 @@ export const createCandidate = apiProcedure
   .meta({
     scope: 'write',
     successStatus: 201,
+    location: '/candidates/{id}',
     openapi: {
       method: 'POST', path: '/candidates', tags, summary: 'Create a candidate', successDescription: 'The candidate was created',
       description: 'E-mail and name are required. An e-mail already in the organization (case-insensitive) is 409 `candidate_exists`, with the existing `candidateId` in the error.',
@@ -18,7 +19,6 @@ export const createCandidate = apiProcedure
   .output(envelope(Candidate))
   .mutation(async ({ ctx, input }) => {
     const candidate = await ctx.recruiting.candidates.create.mutate(input);
-    ctx.response.headers['Location'] = `/api/v1/candidates/${candidate.id}`;
     return { data: candidate };
   });
 

@@ -11,6 +11,7 @@ export const scheduleInterview = apiProcedure
   .meta({
     scope: 'write',
     successStatus: 201,
+    location: '/interviews/{id}',
     openapi: {
       method: 'POST', path: '/interviews', tags, summary: 'Schedule an interview', successDescription: 'The interview was scheduled; send `inviteUrl` to the candidate', errorResponses: [404],
       description: '`candidate.email` and `positionId` are required. A candidate with a new e-mail is created (then `candidate.name` is required). `duration` is in whole minutes (5–180, default 30); the invite expires after `expiresInDays` (1–90, default 14). A closed position is 409 `position_closed`.',
@@ -20,7 +21,6 @@ export const scheduleInterview = apiProcedure
   .output(envelope(Interview))
   .mutation(async ({ ctx, input }) => {
     const interview = await ctx.recruiting.interviews.schedule.mutate(input);
-    ctx.response.headers['Location'] = `/api/v1/interviews/${interview.id}`;
     return { data: interview };
   });
 

@@ -1,6 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { ERROR_STATUS, ErrorBody, type ErrorCode } from '@hireloop/contracts';
+import { ERROR_STATUS, ErrorBody, IdempotencyKey, RequestId, type ErrorCode } from '@hireloop/contracts';
 import type { ProcedureMeta } from '@hireloop/platform';
 import { restRouter } from './router.js';
 
@@ -9,11 +9,25 @@ const DESCRIPTION = `The Hireloop public API for applicant-tracking systems.
 Authenticate with an organization API key: \`Authorization: Bearer hl_…\`. Each route needs exactly
 the scope named on it (\`read\`, \`write\` or \`admin\`; scopes are independent).
 Successful responses are \`{"data": …}\`; errors are \`{"error": {"code", "message", "requestId", "details"?}}\`.
-Every response carries \`X-Request-Id\` and the rate-limit headers \`RateLimit-Policy\`, \`RateLimit\`,
-\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (120 requests per 60 s by default).
-POST routes accept \`Idempotency-Key\` (≤ 255 characters): the first response is replayed for 24 h
-with \`Idempotent-Replayed: true\`. Lists are newest first with keyset pagination (\`limit\`, \`cursor\`,
-\`Link: rel="next"\`).`;
+Every response carries \`X-Request-Id\`; every response whose key was verified (all but 401) carries
+the rate-limit headers \`RateLimit-Policy\`, \`RateLimit\`, \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+\`X-RateLimit-Reset\` (120 requests per 60 s by default). POST routes accept \`Idempotency-Key\`
+(≤ 255 characters): the first response is replayed for 24 h with \`Idempotent-Replayed: true\`.
+Lists are newest first with keyset pagination (\`limit\`, \`cursor\`, \`Link: rel="next"\`).
+Every length, count and range the server enforces is in the schemas below.
+
+The API is meant for servers: it sends no CORS headers, so browsers cannot call it.
+
+# Terms
+Use of the API is governed by your organization's Hireloop agreement.`;
+
+/** A zod schema as it appears inside the document (no `$schema` line). */
+function jsonSchema(schema: z.ZodType) {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' });
+  return rest;
+}
+const REQUEST_ID_SCHEMA = jsonSchema(RequestId);
+const IDEMPOTENCY_KEY_SCHEMA = jsonSchema(IdempotencyKey);
 
 /** Which error codes each status can carry, for the per-route error documentation. */
 function codesFor(status: number): ErrorCode[] {
@@ -23,24 +37,94 @@ function codesFor(status: number): ErrorCode[] {
 const COMMON_ERRORS = [401, 403, 422, 429, 500, 503];
 const BODY_ERRORS = [400, 409, 413, 415];
 
-function errorResponse(status: number) {
+/** What a tag groups, for the reference's navigation. A route with a tag not named here fails the lint. */
+const TAGS: { name: string; description: string }[] = [
+  { name: 'Account', description: 'The calling API key: its organization and scopes.' },
+  { name: 'Candidates', description: 'People in the hiring pipeline, unique per organization by e-mail (case-insensitive).' },
+  { name: 'Positions', description: 'Open and closed roles, with the questions their AI interviews ask.' },
+  { name: 'Interviews', description: 'AI interviews scheduled for a candidate and a position, and their evaluations.' },
+  { name: 'Hiring flows', description: 'Stage pipelines made in the console; candidates are enrolled into them here.' },
+  { name: 'Webhooks', description: 'Endpoints that receive signed events (Standard Webhooks).' },
+  { name: 'AI', description: 'Asynchronous AI tasks, such as generating a job description.' },
+  { name: 'ATS events', description: 'Inbound events from an applicant-tracking system (Greenhouse, Lever, …).' },
+];
+
+/**
+ * The response headers the gateway sends (PRODUCT.md §3–§6), referenced from every response that
+ * carries them. Values are the server's: see api/authenticate.ts, api/idempotency.ts, pagination.ts.
+ */
+const HEADERS = {
+  XRequestId: { description: 'Echoes a well-formed incoming `X-Request-Id`, else a new `req_…`. On every response.', schema: REQUEST_ID_SCHEMA },
+  RateLimit: {
+    description: 'IETF draft: the requests left in the current window and the seconds until it refills, e.g. `"default";r=119;t=60`. On every response whose API key was verified.',
+    schema: { type: 'string', maxLength: 64, pattern: '^"default";r=[0-9]{1,10};t=[0-9]{1,10}$' },
+  },
+  RateLimitPolicy: {
+    description: 'IETF draft: the key\'s quota and window, e.g. `"default";q=120;w=60`. On every response whose API key was verified.',
+    schema: { type: 'string', maxLength: 64, pattern: '^"default";q=[0-9]{1,10};w=[0-9]{1,10}$' },
+  },
+  XRateLimitLimit: { description: 'Requests allowed per window for this key.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 2_147_483_647 } },
+  XRateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } },
+  XRateLimitReset: { description: 'Epoch seconds when the window is full again.', schema: { type: 'integer', format: 'int64', minimum: 0, maximum: 253_402_300_799 } },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 } },
+  Location: { description: 'The path of the resource this request created (or of the task to poll).', schema: { type: 'string', format: 'uri-reference', maxLength: 2048 } },
+  Link: {
+    description: 'RFC 8288: the next page, `<https://…?cursor=…>; rel="next"`. Absent on the last page.',
+    schema: { type: 'string', maxLength: 4096, pattern: '^<[^>]+>; rel="next"$' },
+  },
+  IdempotentReplayed: { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
+  WWWAuthenticate: {
+    description: 'RFC 6750: the scheme to authenticate with, sent when the `Authorization` header is missing or malformed.',
+    schema: { type: 'string', maxLength: 256, pattern: '^Bearer ' },
+  },
+} as const;
+type HeaderName = keyof typeof HEADERS;
+const WIRE_NAME: Record<HeaderName, string> = {
+  XRequestId: 'X-Request-Id',
+  RateLimit: 'RateLimit',
+  RateLimitPolicy: 'RateLimit-Policy',
+  XRateLimitLimit: 'X-RateLimit-Limit',
+  XRateLimitRemaining: 'X-RateLimit-Remaining',
+  XRateLimitReset: 'X-RateLimit-Reset',
+  RetryAfter: 'Retry-After',
+  Location: 'Location',
+  Link: 'Link',
+  IdempotentReplayed: 'Idempotent-Replayed',
+  WWWAuthenticate: 'WWW-Authenticate',
+};
+const RATE_LIMIT: HeaderName[] = ['RateLimit', 'RateLimitPolicy', 'XRateLimitLimit', 'XRateLimitRemaining', 'XRateLimitReset'];
+/** POST responses the idempotency layer stores and replays: those produced once the body was parsed and the route ran. */
+const REPLAYABLE = (status: number) => status < 300 || [403, 404, 409, 422].includes(status);
+
+/**
+ * The headers one response carries (PRODUCT.md §3–§6): X-Request-Id always; the rate-limit fields
+ * whenever the key was verified, i.e. on everything but 401; Retry-After on 429 and 503;
+ * WWW-Authenticate on 401; Location and Link on the successes that set them; Idempotent-Replayed
+ * on POST responses that can be replays.
+ */
+function headersFor(status: number, method: string, op: { location: boolean; paged: boolean }) {
+  const names: HeaderName[] = ['XRequestId'];
+  if (status === 401) names.push('WWWAuthenticate');
+  else names.push(...RATE_LIMIT);
+  if (status === 429 || status === 503) names.push('RetryAfter');
+  if (status < 300 && op.location) names.push('Location');
+  if (status < 300 && op.paged) names.push('Link');
+  if (method === 'post' && REPLAYABLE(status)) names.push('IdempotentReplayed');
+  return Object.fromEntries(names.map((n) => [WIRE_NAME[n], { $ref: `#/components/headers/${n}` }]));
+}
+
+function errorResponse(status: number, method: string) {
   return {
     description: `Error: ${codesFor(status).map((c) => `\`${c}\``).join(', ')}`,
+    headers: headersFor(status, method, { location: false, paged: false }),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
 }
 
-const RATE_LIMIT_HEADERS = {
-  'X-Request-Id': { description: 'Echoes a well-formed incoming X-Request-Id, else a new `req_…`', schema: { type: 'string' } },
-  RateLimit: { description: 'Remaining requests and seconds until the bucket is full', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The key\'s quota and window', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Epoch seconds when the bucket is full again', schema: { type: 'integer' } },
-};
-
+type Response = { description: string; headers?: Record<string, unknown>; content?: unknown };
 type Operation = {
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: unknown }>;
+  responses: Record<string, Response | { $ref: string }>;
+  requestBody?: unknown;
   security?: unknown[];
   description?: string;
   parameters?: unknown[];
@@ -48,8 +132,9 @@ type Operation = {
 };
 
 /**
- * The OpenAPI 3.1 document, generated from the REST router's procedures (their zod schemas and
- * meta), then given our error envelope, the scope of every route and the rate-limit headers.
+ * The OpenAPI 3.1 document, generated from the REST router's procedures (their zod schemas, with
+ * every limit the server enforces, and their meta), then completed the same way for every route:
+ * our error envelope, the scope, the response headers (in `components.headers`), the tags.
  */
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const doc = generateOpenApiDocument(restRouter, {
@@ -59,6 +144,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     baseUrl: `${baseUrl}/api/v1`,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Organization API key, `hl_…`' } },
   });
+  doc.info.contact = { name: 'Hireloop API support', url: `${baseUrl}/developers/reference` };
+  doc.info.license = { name: 'Proprietary: use is governed by your Hireloop agreement', url: `${baseUrl}/developers/reference#section/Terms` };
+  doc.servers = (doc.servers ?? []).map((server) => ({
+    ...server,
+    description: baseUrl.startsWith('https:') ? 'production' : 'local development stack',
+    'x-internal': false,
+  }));
+  doc.tags = TAGS;
   const procedures = restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>;
   const metaByRoute = new Map<string, ProcedureMeta>();
   for (const p of Object.values(procedures)) {
@@ -69,22 +162,25 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   doc.components.schemas ??= {};
   // The library's own error schemas are replaced by our envelope on every operation below.
   for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
-  const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(ErrorBody, { target: 'draft-2020-12' });
-  doc.components.schemas['Error'] = errorSchema as never;
+  doc.components.schemas['Error'] = jsonSchema(ErrorBody) as never;
+  doc.components.headers = HEADERS as never;
+  // One 401 for every route: the key was not verified, so it has no rate-limit bucket (and no headers for it).
+  doc.components.responses = { Unauthorized: errorResponse(401, 'get') as never };
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByRoute.get(`${method} ${path}`);
       const scope = meta?.scope;
-      const success = Object.entries(op.responses)
+      const shape = { location: Boolean(meta?.location), paged: (op.parameters ?? []).some((p) => (p as { name?: string }).name === 'cursor') };
+      const success = (Object.entries(op.responses) as [string, Response][])
         .filter(([status]) => status.startsWith('2'))
-        .map(([status, response]): [string, Operation['responses'][string]] =>
+        .map(([status, response]): [string, Response] =>
           meta?.successStatus === 204 ? ['204', { description: response.description }] : [String(meta?.successStatus ?? status), response],
         );
       const extra = Array.isArray(meta?.openapi?.errorResponses) ? meta.openapi.errorResponses : [];
-      const statuses = new Set([...COMMON_ERRORS, ...(method === 'post' ? BODY_ERRORS : []), ...extra]);
+      const statuses = new Set([...COMMON_ERRORS, ...(op.requestBody ? BODY_ERRORS : []), ...extra]);
       op.responses = Object.fromEntries([
-        ...success.map(([status, response]) => [status, { ...response, headers: RATE_LIMIT_HEADERS }]),
-        ...[...statuses].sort().map((s) => [String(s), errorResponse(s)]),
+        ...success.map(([status, response]) => [status, { ...response, headers: headersFor(Number(status), method, shape) }]),
+        ...[...statuses].sort().map((s) => [String(s), s === 401 ? { $ref: '#/components/responses/Unauthorized' } : errorResponse(s, method)]),
       ]);
       op.security = [{ bearer: [] }];
       op['x-required-scope'] = scope;
@@ -92,7 +188,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (method === 'post') {
         op.parameters = [
           ...(op.parameters ?? []),
-          { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe: the first response is replayed for 24 h.', schema: { type: 'string', maxLength: 255 } },
+          { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe: the first response is replayed for 24 h.', schema: IDEMPOTENCY_KEY_SCHEMA },
         ];
       }
     }

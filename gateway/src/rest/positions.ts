@@ -9,13 +9,13 @@ export const createPosition = apiProcedure
   .meta({
     scope: 'write',
     successStatus: 201,
+    location: '/positions/{id}',
     openapi: { method: 'POST', path: '/positions', tags, summary: 'Create a position', successDescription: 'The position was created', description: 'Only `title` is required. `interviewQuestions` (0–20) are asked in AI interviews for this position; a default set is used when empty.' },
   })
   .input(CreatePositionBody)
   .output(envelope(Position))
   .mutation(async ({ ctx, input }) => {
     const position = await ctx.recruiting.positions.create.mutate(input);
-    ctx.response.headers['Location'] = `/api/v1/positions/${position.id}`;
     return { data: position };
   });
 

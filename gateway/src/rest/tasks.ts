@@ -6,6 +6,7 @@ export const createJobDescription = apiProcedure
   .meta({
     scope: 'write',
     successStatus: 202,
+    location: '/tasks/{id}',
     openapi: {
       method: 'POST', path: '/ai/job-description', tags: ['AI'], summary: 'Generate a job description (asynchronous)', successDescription: 'The task; poll the URL in `Location`', errorResponses: [404],
       description: 'Starts an AI task and answers 202 with it at once. Poll `GET /api/v1/tasks/{id}`: `queued` → `running` → `succeeded` (with `result`) or `failed` (with `error`). With `positionId` the result can be applied to that position from the console.',
@@ -15,7 +16,6 @@ export const createJobDescription = apiProcedure
   .output(envelope(Task))
   .mutation(async ({ ctx, input }) => {
     const task = await ctx.integrations.tasks.createJobDescription.mutate(input);
-    ctx.response.headers['Location'] = `/api/v1/tasks/${task.id}`;
     return { data: task };
   });
 

@@ -33,8 +33,9 @@ export const router = t.router;
 /**
  * Every public route: requires the caller to hold exactly the scope in the route's meta
  * (PRODUCT.md §2: scopes are independent). A route without a scope is refused, never open.
+ * A route whose meta names a `location` answers with `Location` for the resource it made.
  */
-export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   const caller = ctx.caller;
   if (!caller) throw new AppError('missing_api_key', 'Send your API key as `Authorization: Bearer hl_…`.');
   const scope = meta?.scope;
@@ -43,5 +44,7 @@ export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
     throw new AppError('insufficient_scope', `This route needs the \`${scope}\` scope; the key has ${caller.scopes.map((s) => `\`${s}\``).join(', ')}.`);
   }
   const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId };
-  return next({ ctx: { ...ctx, caller, ...ctx.services.forCaller(call) } });
+  const result = await next({ ctx: { ...ctx, caller, ...ctx.services.forCaller(call) } });
+  if (result.ok && meta.location) ctx.response.headers['Location'] = `/api/v1${meta.location.replace('{id}', (result.data as { data: { id: string } }).data.id)}`;
+  return result;
 });

@@ -9,6 +9,7 @@ export const createWebhook = apiProcedure
   .meta({
     scope: 'admin',
     successStatus: 201,
+    location: '/webhooks/{id}',
     openapi: {
       method: 'POST', path: '/webhooks', tags, summary: 'Register a webhook', successDescription: 'The webhook, with its `secret` (shown only now)',
       description: 'Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…`) with the returned `whsec_…` secret; verify them with any Standard Webhooks library. A `webhook.ping` is sent right after registration. The URL must be https and must not resolve to a private, loopback or link-local address. Failed deliveries are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; 410 Gone disables the webhook, as do 5 days of failures.',
@@ -18,7 +19,6 @@ export const createWebhook = apiProcedure
   .output(envelope(CreatedWebhook))
   .mutation(async ({ ctx, input }) => {
     const webhook = await ctx.integrations.webhooks.create.mutate(input);
-    ctx.response.headers['Location'] = `/api/v1/webhooks/${webhook.id}`;
     return { data: webhook };
   });
 

@@ -5,3 +5,4 @@ export * from './identity.js';
 export * from './recruiting.js';
 export * from './events.js';
 export * from './integrations.js';
+export * from './http.js';

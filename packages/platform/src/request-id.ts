@@ -1,6 +1,5 @@
+import { REQUEST_ID_PATTERN } from '@hireloop/contracts';
 import { randomBase62 } from './base62.js';
-
-const WELL_FORMED = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** A new request id, `req_` + 20 base62 characters. */
 export function newRequestId(): string {
@@ -9,5 +8,5 @@ export function newRequestId(): string {
 
 /** An incoming X-Request-Id is echoed only if it is short and harmless to log and reflect. */
 export function isWellFormedRequestId(value: string): boolean {
-  return WELL_FORMED.test(value);
+  return REQUEST_ID_PATTERN.test(value);
 }

@@ -7,7 +7,16 @@ import { appErrorFromClientError } from './service-client.js';
 import type { InternalAuth } from './internal-auth.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
-export type ProcedureMeta = OpenApiMeta & { scope?: Scope; /** REST status of success when not 200 (201, 202, 204). */ successStatus?: 201 | 202 | 204 };
+export type ProcedureMeta = OpenApiMeta & {
+  scope?: Scope;
+  /** REST status of success when not 200 (201, 202, 204). */
+  successStatus?: 201 | 202 | 204;
+  /**
+   * The created resource's path under /api/v1, `{id}` standing for the id in the response's
+   * `data`: the gateway sends it as `Location` and the OpenAPI document declares the header.
+   */
+  location?: `/${string}{id}`;
+};
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
   return error.issues.flatMap((i) => {
