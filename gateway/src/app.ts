@@ -16,6 +16,8 @@ import { inviteRoutes } from './invite/invite-routes.js';
 import { authRoutes } from './session/auth-routes.js';
 import { refuseBearer, requireSession } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
+import { requireSameOrigin } from './session/same-origin.js';
+import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/public', import.meta.url));
 
@@ -39,6 +41,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
   app.use(requestId());
+  app.use(securityHeaders(deps.publicBaseUrl));
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', (_req, res) => {
@@ -50,17 +53,20 @@ export function createGatewayApp(deps: GatewayDeps) {
 
   // The public API. The document is built once: it only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
+  app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
   app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
-  app.use('/developers', referenceRoutes());
-  app.use('/i', inviteRoutes(deps.services, deps.logger));
+  app.use('/developers', pagePolicy('reference'), referenceRoutes());
+  // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
+  app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));
 
-  // Internal frontends: cookie sessions only.
+  // Internal frontends: cookie sessions only, and state changes only from our own origin.
   const secureCookies = deps.publicBaseUrl.startsWith('https:');
-  app.use('/auth', refuseBearer(), authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
+  const sameOrigin = requireSameOrigin(deps.publicBaseUrl);
+  app.use('/auth', noStore(), refuseBearer(), sameOrigin, authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
   const tokens = new InternalTokenCache(internalKey(deps.internalAuthSecret));
-  app.all('/trpc/:service/{*rest}', refuseBearer(), requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
-  app.use('/console', refuseBearer());
+  app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
+  app.use('/console', pagePolicy('console'), refuseBearer(), sameOrigin);
   // The console is static files with no build step; its data comes from /auth and /trpc above.
   // Relative asset URLs in index.html need the trailing slash; Express matches /console/ here too.
   app.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect('/console/') : next()));

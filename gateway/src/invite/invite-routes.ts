@@ -10,11 +10,9 @@ import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
  */
 export function inviteRoutes(services: ServiceClients, logger: Logger) {
   const router = Router();
+  // Cache-Control, Referrer-Policy and the CSP are set where this is mounted (api/security-headers.ts).
   router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Robots-Tag', 'noindex');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
     next();
   });
   router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }));

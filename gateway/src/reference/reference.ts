@@ -25,10 +25,8 @@ const PAGE = `<!doctype html>
  */
 export function referenceRoutes() {
   const router = Router();
-  router.get('/reference', (_req, res) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; script-src 'self' 'unsafe-eval'");
-    res.type('html').send(PAGE);
-  });
+  // Its Content-Security-Policy is CSP.reference (api/security-headers.ts), set where this is mounted.
+  router.get('/reference', (_req, res) => void res.type('html').send(PAGE));
   router.use('/assets', express.static(REDOC_BUNDLES, { immutable: true, maxAge: '1d', index: false }));
   return router;
 }
