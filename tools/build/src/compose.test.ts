@@ -48,5 +48,6 @@ describe('docker-compose.yml', () => {
     assert.equal(entries.filter((e) => e === 'gateway/dist/index.js').length, 2, 'two gateways');
     assert.equal(entries.filter((e) => e === 'workflows/dist/worker.js').length, 2, 'two workers');
     assert.ok(existsSync(join(REPO_ROOT, 'deploy/nginx.conf')));
+    for (const name of ['gateway-1', 'gateway-2']) assert.equal(services[name]?.environment?.['TRUST_PROXY'], '1', `${name} takes the client IP from nginx's X-Forwarded-For`);
   });
 });
