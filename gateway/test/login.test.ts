@@ -64,6 +64,13 @@ describe('console login throttling (PRODUCT.md §11), against an identity servic
     assert.equal((await attempt(email, PASSWORD, freshIp())).status, 200);
   });
 
+  it('parallel guesses cannot slip in under the limit: of 20 at once for one e-mail, 5 are checked and 15 refused', async () => {
+    const email = await newUser();
+    const results = await Promise.all(Array.from({ length: 20 }, () => attempt(email, 'parallel guess', freshIp())));
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(15).fill(429)]);
+  });
+
   it('an e-mail with no account is locked the same way, so the lockout tells nothing', async () => {
     const email = `nobody-${unique()}@example.test`;
     for (let i = 0; i < 5; i++) assertError(await attempt(email, 'guess', freshIp()), 401, 'invalid_credentials');

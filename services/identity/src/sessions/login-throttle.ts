@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from '@hireloop/platform';
-import type { Db, IdentityDB } from '../db.js';
+import type { IdentityDB } from '../db.js';
 import type { Kysely } from '@hireloop/platform';
 
 /** PRODUCT.md §11's console-login limits; every one is a setting (see config.ts). */
@@ -26,60 +26,57 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 // Keys are hashed so the table holds no e-mail or IP address (nor a password typed into the e-mail field).
 const keyOf = (kind: 'email' | 'ip', value: string) => createHash('sha256').update(`${kind}:${value}`).digest('base64url');
 
-/** Seconds until login may be tried again for this e-mail or IP, or null when it is not locked. */
-export async function lockedFor(db: Db, keys: ThrottleKeys): Promise<number | null> {
-  const ids = [keyOf('email', keys.email), ...(keys.ip ? [keyOf('ip', keys.ip)] : [])];
-  const row = await db
-    .selectFrom('identity.login_throttles')
-    .select(sql<number>`ceil(extract(epoch from max(locked_until) - now()))::int`.as('seconds'))
-    .where('key', 'in', ids)
-    .where('locked_until', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  return row?.seconds ? Math.max(1, row.seconds) : null;
-}
-
 interface ThrottleRow {
   failures: number;
   lockouts: number;
   window_expired: boolean;
   quiet: boolean;
+  locked_for: number | null;
 }
 
+const entriesOf = (keys: ThrottleKeys) =>
+  [{ key: keyOf('email', keys.email), kind: 'email' as const }, ...(keys.ip ? [{ key: keyOf('ip', keys.ip), kind: 'ip' as const }] : [])].sort((a, b) => (a.key < b.key ? -1 : 1));
+
 /**
- * Counts one failed login against the e-mail and the IP, atomically across identity instances
- * (a row lock per key, taken in key order). An e-mail is locked once it reaches the failure limit
- * within the window, and again at each further failure, the lock doubling up to the maximum; an IP
- * is refused for the rest of its window once it reaches its limit.
+ * Starts a login attempt: refused (seconds to wait) while the e-mail or the IP is locked; otherwise
+ * counted as a failure *before* the password is checked, so that parallel guesses cannot all slip
+ * in under the limit; loginSucceeded takes it back. Atomic across identity instances (a row lock
+ * per key, taken in key order). An e-mail is locked once it reaches its failure limit within the
+ * window, and again at each further failure, the lock doubling up to the maximum; an IP is locked
+ * for the rest of its window once it reaches its limit.
  */
-export async function recordLoginFailure(db: Kysely<IdentityDB>, policy: LoginThrottlePolicy, keys: ThrottleKeys): Promise<void> {
-  const entries = [{ key: keyOf('email', keys.email), kind: 'email' as const }, ...(keys.ip ? [{ key: keyOf('ip', keys.ip), kind: 'ip' as const }] : [])].sort((a, b) =>
-    a.key < b.key ? -1 : 1,
-  );
+export async function beginLoginAttempt(db: Kysely<IdentityDB>, policy: LoginThrottlePolicy, keys: ThrottleKeys): Promise<{ retryAfterSeconds: number } | null> {
   const window = policy.windowSeconds;
-  await db.transaction().execute(async (trx) => {
-    for (const { key, kind } of entries) {
-      await sql`insert into identity.login_throttles (key, failures, window_started_at, updated_at) values (${key}, 0, now(), now()) on conflict (key) do nothing`.execute(trx);
-      const { rows } = await sql<ThrottleRow>`
+  return db.transaction().execute(async (trx) => {
+    const rows = [];
+    for (const entry of entriesOf(keys)) {
+      await sql`insert into identity.login_throttles (key, failures, window_started_at, updated_at) values (${entry.key}, 0, now(), now()) on conflict (key) do nothing`.execute(trx);
+      const { rows: found } = await sql<ThrottleRow>`
         select failures, lockouts,
                window_started_at < now() - make_interval(secs => ${window}) as window_expired,
-               greatest(updated_at, locked_until) < now() - make_interval(secs => ${window}) as quiet
-        from identity.login_throttles where key = ${key} for update`.execute(trx);
-      const row = rows[0]!;
+               greatest(updated_at, locked_until) < now() - make_interval(secs => ${window}) as quiet,
+               case when locked_until > now() then ceil(extract(epoch from locked_until - now()))::int end as locked_for
+        from identity.login_throttles where key = ${entry.key} for update`.execute(trx);
+      rows.push({ ...entry, row: found[0]! });
+    }
+    const waits = rows.map((r) => r.row.locked_for).filter((w): w is number => w !== null);
+    if (waits.length > 0) return { retryAfterSeconds: Math.max(1, ...waits) };
+
+    for (const { key, kind, row } of rows) {
       // A key quiet for a whole window starts afresh; a new window keeps the lockout count, so the
       // next lock of an e-mail still doubles.
-      const lockouts = row.quiet ? 0 : row.lockouts;
-      const failures = (row.quiet || row.window_expired ? 0 : row.failures) + 1;
       const restart = row.quiet || row.window_expired;
+      const failures = (restart ? 0 : row.failures) + 1;
+      let lockouts = row.quiet ? 0 : row.lockouts;
       let lockSeconds: number | null = null;
-      let nextLockouts = lockouts;
       if (kind === 'email' && failures >= policy.maxFailuresPerEmail) {
-        nextLockouts = lockouts + 1;
-        lockSeconds = Math.min(policy.lockoutSeconds * 2 ** (nextLockouts - 1), policy.maxLockoutSeconds);
+        lockouts += 1;
+        lockSeconds = Math.min(policy.lockoutSeconds * 2 ** (lockouts - 1), policy.maxLockoutSeconds);
       }
       await sql`
         update identity.login_throttles set
           failures = ${failures},
-          lockouts = ${nextLockouts},
+          lockouts = ${lockouts},
           window_started_at = case when ${restart} then now() else window_started_at end,
           locked_until = case
             when ${lockSeconds}::float8 is not null then now() + make_interval(secs => ${lockSeconds}::float8)
@@ -92,10 +89,22 @@ export async function recordLoginFailure(db: Kysely<IdentityDB>, policy: LoginTh
     // Forget keys that have been quiet for a window; they would start afresh anyway.
     await sql`delete from identity.login_throttles
       where updated_at < now() - make_interval(secs => ${window}) and (locked_until is null or locked_until < now() - make_interval(secs => ${window}))`.execute(trx);
+    return null;
   });
 }
 
-/** A successful login ends the e-mail's lockout history; the IP's failures still count. */
-export async function clearLoginFailures(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('identity.login_throttles').where('key', '=', keyOf('email', email)).execute();
+/**
+ * The password was right: the e-mail's lockout history ends, and the attempt counted against the
+ * IP is taken back (only failures count there), lifting its lock if that attempt had set it.
+ */
+export async function loginSucceeded(db: Kysely<IdentityDB>, policy: LoginThrottlePolicy, keys: ThrottleKeys): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('identity.login_throttles').where('key', '=', keyOf('email', keys.email)).execute();
+    if (!keys.ip) return;
+    await sql`
+      update identity.login_throttles set
+        failures = greatest(failures - 1, 0),
+        locked_until = case when failures - 1 < ${policy.maxFailuresPerIp} then null else locked_until end
+      where key = ${keyOf('ip', keys.ip)}`.execute(trx);
+  });
 }

@@ -3,7 +3,7 @@ import { AppError, newId, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type User } from '@hireloop/contracts';
 import type { Db, IdentityDB } from '../db.js';
 import type { Passwords } from './passwords.js';
-import { clearLoginFailures, lockedFor, normaliseEmail, recordLoginFailure, type LoginThrottlePolicy } from './login-throttle.js';
+import { beginLoginAttempt, loginSucceeded, normaliseEmail, type LoginThrottlePolicy } from './login-throttle.js';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -25,8 +25,8 @@ export type LoginResult =
  */
 export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { email: string; password: string; ip: string | null }): Promise<LoginResult> {
   const keys = { email: normaliseEmail(input.email), ip: input.ip };
-  const wait = await lockedFor(db, keys);
-  if (wait !== null) return { outcome: 'throttled', retryAfterSeconds: wait };
+  const throttled = await beginLoginAttempt(db, deps.throttle, keys);
+  if (throttled) return { outcome: 'throttled', ...throttled };
 
   const user = await db
     .selectFrom('identity.users as u')
@@ -36,11 +36,11 @@ export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { em
     .executeTakeFirst();
   const matches = await deps.passwords.verify(input.password, user?.password_hash ?? (await deps.passwords.dummyHash()));
   if (!user || !matches) {
-    await recordLoginFailure(db, deps.throttle, keys);
-    // Same error for an unknown e-mail and a wrong password: no account enumeration.
+    // Already counted by beginLoginAttempt. The same error for an unknown e-mail and a wrong
+    // password: no account enumeration.
     throw new AppError('invalid_credentials', 'E-mail or password is incorrect.');
   }
-  await clearLoginFailures(db, keys.email);
+  await loginSucceeded(db, deps.throttle, keys);
   if (deps.passwords.needsRehash(user.password_hash)) {
     await db.updateTable('identity.users').set({ password_hash: await deps.passwords.hash(input.password) }).where('id', '=', user.id).execute();
   }
