@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { AppError, InternalTokenCache, internalKey, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from './services.js';
 import type { GatewayDb } from './db.js';
@@ -9,7 +9,7 @@ import { jsonBody } from './api/body.js';
 import { wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
 import { restHandler } from './api/rest-handler.js';
-import { sendError, internalError } from './api/errors.js';
+import { sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
@@ -18,6 +18,7 @@ import { refuseBearer, requireSession } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
 import { requireSameOrigin } from './session/same-origin.js';
 import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
+import { htmlErrorPage, surfaceErrors } from './surface-errors.js';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/public', import.meta.url));
 
@@ -71,16 +72,10 @@ export function createGatewayApp(deps: GatewayDeps) {
   // Relative asset URLs in index.html need the trailing slash; Express matches /console/ here too.
   app.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect('/console/') : next()));
   app.use('/console', express.static(CONSOLE_DIR, { index: 'index.html', redirect: false }));
+  app.use('/console', (_req: Request, res: Response) => void res.status(404).type('html').send(htmlErrorPage(404, 'There is no such page in the console.')));
   app.get('/', (_req, res) => res.redirect('/developers/reference'));
 
   app.use((req: Request, res: Response) => sendError(req, res, new AppError('route_not_found', `No route ${req.method} ${req.path}.`)));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof AppError) {
-      if (err.code === 'service_unavailable') res.setHeader('Retry-After', '5');
-      return sendError(req, res, err);
-    }
-    deps.logger.error({ err, requestId: res.getHeader('X-Request-Id') }, 'unhandled error');
-    sendError(req, res, internalError());
-  });
+  app.use(surfaceErrors(deps.logger));
   return app;
 }

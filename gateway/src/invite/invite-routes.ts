@@ -1,8 +1,9 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError, appErrorFromClientError, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
+import { appErrorOfThrown, htmlErrorPage } from '../surface-errors.js';
 
 /**
  * The candidate's invite page at /i/<token>: no login, the unguessable token is the credential.
@@ -66,6 +67,14 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
       }
       fail(req, res, err);
     }
+  });
+  // Bad input the router or its body parser refused (a token that does not percent-decode, a
+  // body too large or in another charset): a 4xx page, never the 503 of a failure of ours.
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const app = appErrorOfThrown(err);
+    if (!app || app.status >= 500) return fail(req, res, err);
+    if (app.code === 'validation_failed' || app.code === 'route_not_found') return res.status(404).type('html').send(notFoundPage());
+    res.status(app.status).type('html').send(htmlErrorPage(app.status, 'The form could not be read; go back and try again.'));
   });
   return router;
 }

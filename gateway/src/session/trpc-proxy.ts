@@ -3,7 +3,7 @@ import type { InternalTokenCache} from '@hireloop/platform';
 import { AppError, type Logger } from '@hireloop/platform';
 import { SCOPES } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
-import { sendError } from '../api/errors.js';
+import { internalError } from '../api/errors.js';
 import { sessionUser } from './session.js';
 import { MAX_BODY_BYTES } from '../api/body.js';
 
@@ -19,6 +19,47 @@ async function readRaw(req: Request): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** tRPC's JSON-RPC error codes by HTTP status, for the errors the gateway itself answers on /trpc. */
+const JSONRPC_CODE: Record<number, [number, string]> = {
+  400: [-32700, 'PARSE_ERROR'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
+  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
+  422: [-32022, 'UNPROCESSABLE_CONTENT'], 429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
+};
+
+/** An error in tRPC's shape (CLARIFICATIONS "Errors by surface"), our code in `data.appCode`. */
+export function sendTrpcError(req: Request, res: Response, error: AppError): void {
+  const [code, name] = JSONRPC_CODE[error.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
+  if (error.code === 'service_unavailable') res.setHeader('Retry-After', '5');
+  res.status(error.status).json({
+    error: { message: error.message, code, data: { code: name, httpStatus: error.status, appCode: error.code, appDetails: error.details, requestId: locals(req).requestId } },
+  });
+}
+
+type TrpcErrorShape = { error?: { message?: unknown; data?: Record<string, unknown> & { appCode?: unknown } } };
+
+/**
+ * A service's error answer as the browser may see it: a message the platform wrote (it carries
+ * `data.appCode`) passes; any other — a driver's, a library's, Postgres text — is replaced, and
+ * stacks are dropped. Batches are arrays of the same shape.
+ */
+export function redactTrpcErrors(body: Buffer): Buffer {
+  let parsed: TrpcErrorShape | TrpcErrorShape[];
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as TrpcErrorShape | TrpcErrorShape[];
+  } catch {
+    return Buffer.from(JSON.stringify({ error: { message: internalError().message, code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }));
+  }
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+    const error = item?.error;
+    if (!error || typeof error !== 'object') continue;
+    if (error.data && typeof error.data === 'object') delete error.data['stack'];
+    if (error.data?.appCode) continue;
+    const status = Number(error.data?.['httpStatus']);
+    error.message = status >= 400 && status < 500 ? `The call was refused (${String(error.data?.['code'] ?? status)}).` : internalError().message;
+  }
+  return Buffer.from(JSON.stringify(parsed));
+}
+
 /**
  * /trpc/<service>/… for internal frontends: forwards the call to that service's own tRPC router
  * with an internal token for the session's user and organization. The gateway adds no rules.
@@ -27,7 +68,7 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
   return async (req: Request, res: Response) => {
     const service = req.params['service'] as string;
     const base = serviceUrls[service];
-    if (!base) return sendError(req, res, new AppError('route_not_found', `No service ${service}.`));
+    if (!base) return sendTrpcError(req, res, new AppError('route_not_found', `No service ${service}.`));
     const user = sessionUser(req);
     try {
       const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES] });
@@ -44,12 +85,17 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
       res.status(upstream.status);
       const type = upstream.headers.get('content-type');
       if (type) res.setHeader('Content-Type', type);
-      res.send(Buffer.from(await upstream.arrayBuffer()));
+      const body = Buffer.from(await upstream.arrayBuffer());
+      if (upstream.status >= 400) {
+        if (upstream.status >= 500) logger.warn({ service, status: upstream.status, requestId: locals(req).requestId }, 'service call failed');
+        res.setHeader('Content-Type', 'application/json');
+        return void res.send(redactTrpcErrors(body));
+      }
+      res.send(body);
     } catch (err) {
-      if (err instanceof AppError) return sendError(req, res, err);
+      if (err instanceof AppError) return sendTrpcError(req, res, err);
       logger.warn({ err, service, requestId: locals(req).requestId }, 'service unreachable');
-      res.setHeader('Retry-After', '5');
-      sendError(req, res, new AppError('service_unavailable', `The ${service} service is unavailable; try again shortly.`));
+      sendTrpcError(req, res, new AppError('service_unavailable', `The ${service} service is unavailable; try again shortly.`));
     }
   };
 }
