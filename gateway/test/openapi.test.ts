@@ -81,6 +81,39 @@ describe('GET /api/v1/openapi.json: response headers (issue 12 item 1)', () => {
   });
 });
 
+describe('GET /api/v1/openapi.json: the limits the server enforces (issue 12 item 1)', () => {
+  it('publishes the limits that validation applies: one past maxLength or maxItems is 422, the limit itself passes', async () => {
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
+    const { key } = await newOrganizationWithKey(['read', 'write']);
+    const body = doc.paths['/candidates'].post.requestBody.content['application/json'].schema;
+    const nameMax = body.properties.name.maxLength as number;
+    const metadataMax = body.properties.metadata.maxProperties as number;
+    assert.equal(nameMax, 200);
+    assert.equal(metadataMax, 50);
+    const metadata = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+    const create = (over: Record<string, unknown>) => call('POST', '/api/v1/candidates', { key, body: { email: `limits-${unique()}@example.com`, name: 'N', ...over } });
+    assert.equal((await create({ name: 'x'.repeat(nameMax + 1) })).status, 422);
+    assert.equal((await create({ metadata: metadata(metadataMax + 1) })).status, 422);
+    const ok = await create({ name: 'x'.repeat(nameMax), metadata: metadata(metadataMax) });
+    assert.equal(ok.status, 201, ok.text);
+    const questions = doc.paths['/positions'].post.requestBody.content['application/json'].schema.properties.interviewQuestions;
+    const position = (n: number) => call('POST', '/api/v1/positions', { key, body: { title: 'T', interviewQuestions: Array.from({ length: n }, (_, i) => `Q${i}?`) } });
+    assert.equal((await position(questions.maxItems + 1)).status, 422);
+    assert.equal((await position(questions.maxItems)).status, 201);
+    const duration = doc.paths['/interviews'].post.requestBody.content['application/json'].schema.properties.duration;
+    assert.deepEqual([duration.format, duration.minimum, duration.maximum], ['int32', 5, 180]);
+  });
+
+  it('keeps error bodies within the published Error limits, even for a very long path', async () => {
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
+    const { key } = await newOrganizationWithKey(['read']);
+    const res = await call('GET', `/api/v1/${'a'.repeat(5000)}`, { key });
+    assert.equal(res.status, 404);
+    const max = doc.components.schemas.Error.properties.error.properties.message.maxLength as number;
+    assert.ok(res.body.error.message.length <= max, `message of ${res.body.error.message.length} characters`);
+  });
+});
+
 describe('GET /developers/reference', () => {
   it('renders the document with assets served locally: no external URL in the page', async () => {
     const res = await call('GET', '/developers/reference');

@@ -1,4 +1,4 @@
-import { Candidate, CandidateId, CreateCandidateBody, envelope, ListCandidatesQuery } from '@hireloop/contracts';
+import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -28,7 +28,7 @@ export const listCandidates = apiProcedure
     openapi: { method: 'GET', path: '/candidates', tags, summary: 'List candidates', description: 'Newest first. Filters: `email`, `externalId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' },
   })
   .input(ListCandidatesQuery)
-  .output(envelope(z.array(Candidate)))
+  .output(listEnvelope(Candidate))
   .query(async ({ ctx, input }) => {
     const page = await ctx.recruiting.candidates.list.query(input);
     linkNextPage(ctx, page.nextCursor);

@@ -1,4 +1,4 @@
-import { CandidateId, EnrollBody, Enrollment, envelope, FlowId, HiringFlow, ListFlowsQuery, text } from '@hireloop/contracts';
+import { CandidateId, Email, EnrollBody, Enrollment, envelope, listEnvelope, FlowId, HiringFlow, ListFlowsQuery, Name } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -8,7 +8,7 @@ const tags = ['Hiring flows'];
 export const listHiringFlows = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/hiring-flows', tags, summary: 'List hiring flows', description: 'Flows are made in the console. Newest first; the next page is in `Link: rel="next"`.' } })
   .input(ListFlowsQuery)
-  .output(envelope(z.array(HiringFlow)))
+  .output(listEnvelope(HiringFlow))
   .query(async ({ ctx, input }) => {
     const page = await ctx.recruiting.flows.list.query(input);
     linkNextPage(ctx, page.nextCursor);
@@ -26,7 +26,7 @@ const EnrollInput = z
   .object({
     id: FlowId,
     candidateId: CandidateId.optional(),
-    candidate: z.object({ email: z.email().max(254), name: text().trim().min(1).max(200) }).strict().optional(),
+    candidate: z.object({ email: Email, name: Name }).strict().optional(),
   })
   .strict()
   .refine((b) => (b.candidateId === undefined) !== (b.candidate === undefined), { message: 'give exactly one of candidateId and candidate', path: ['candidateId'] });

@@ -1,5 +1,5 @@
 import { AppError } from '@hireloop/platform';
-import { CancellationReason, CreateInterviewBody, envelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
+import { CancellationReason, CreateInterviewBody, envelope, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -27,7 +27,7 @@ export const scheduleInterview = apiProcedure
 export const listInterviews = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews', tags, summary: 'List interviews', description: 'Newest first. Filters: `status`, `candidateId`, `positionId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' } })
   .input(ListInterviewsQuery)
-  .output(envelope(z.array(Interview)))
+  .output(listEnvelope(Interview))
   .query(async ({ ctx, input }) => {
     const page = await ctx.recruiting.interviews.list.query(input);
     linkNextPage(ctx, page.nextCursor);

@@ -1,4 +1,4 @@
-import { CreatePositionBody, envelope, ListPositionsQuery, Position, PositionId } from '@hireloop/contracts';
+import { CreatePositionBody, envelope, listEnvelope, ListPositionsQuery, Position, PositionId } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -22,7 +22,7 @@ export const createPosition = apiProcedure
 export const listPositions = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions', tags, summary: 'List positions', description: 'Newest first. Filter: `status`. The next page is in `Link: rel="next"`.' } })
   .input(ListPositionsQuery)
-  .output(envelope(z.array(Position)))
+  .output(listEnvelope(Position))
   .query(async ({ ctx, input }) => {
     const page = await ctx.recruiting.positions.list.query(input);
     linkNextPage(ctx, page.nextCursor);

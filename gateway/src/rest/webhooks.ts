@@ -1,4 +1,4 @@
-import { CreatedWebhook, CreateWebhookBody, envelope, ListWebhooksQuery, Webhook, WebhookId } from '@hireloop/contracts';
+import { CreatedWebhook, CreateWebhookBody, envelope, listEnvelope, ListWebhooksQuery, Webhook, WebhookId } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -25,7 +25,7 @@ export const createWebhook = apiProcedure
 export const listWebhooks = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/webhooks', tags, summary: 'List webhooks', description: 'Newest first; never includes secrets. The next page is in `Link: rel="next"`.' } })
   .input(ListWebhooksQuery)
-  .output(envelope(z.array(Webhook)))
+  .output(listEnvelope(Webhook))
   .query(async ({ ctx, input }) => {
     const page = await ctx.integrations.webhooks.list.query(input);
     linkNextPage(ctx, page.nextCursor);

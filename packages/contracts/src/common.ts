@@ -21,13 +21,25 @@ export function text() {
   return wellFormed(z.string());
 }
 
-/** ISO 8601 UTC timestamp as it appears on the wire. */
-export const Timestamp = z.iso.datetime({ offset: false }).describe('ISO 8601 UTC timestamp');
+/** ISO 8601 UTC timestamp as it appears on the wire (`2026-01-31T09:30:00.000Z`). */
+export const Timestamp = z.iso.datetime({ offset: false }).max(30).describe('ISO 8601 UTC timestamp');
+
+/** An ISO 8601 instant a client sends (a filter, an ATS event's time), with any offset. */
+export const Instant = z.iso.datetime({ offset: true }).max(40);
+
+/**
+ * An integer with its bounds, published as `format: int32` (every integer of the API fits one).
+ * The bounds are the server's rule; the document reads them from here.
+ */
+export function int32(min: number, max: number) {
+  return z.number().int().min(min).max(max).meta({ format: 'int32' });
+}
 
 /** A prefixed, time-sortable identifier such as `org_01J…`. */
 export function prefixedId(prefix: string) {
   return z
     .string()
+    .max(prefix.length + 41)
     .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), `must be an id starting with ${prefix}_`)
     .describe(`Identifier with the \`${prefix}_\` prefix`);
 }
@@ -62,6 +74,14 @@ export function queryInt(schema: z.ZodNumber) {
   return z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : v), schema);
 }
 
+/** Largest page of every list (PRODUCT.md §4). */
+export const PAGE_MAX = 100;
+
+/** A list response: `{"data": [...]}`, one page of at most PAGE_MAX items. */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return envelope(z.array(item).max(PAGE_MAX));
+}
+
 /** Page size of every list (PRODUCT.md §4). */
-export const PageLimit = queryInt(z.number().int().min(1).max(100)).default(25).describe('Page size, 1–100');
+export const PageLimit = queryInt(int32(1, PAGE_MAX)).default(25).describe(`Page size, 1–${PAGE_MAX}`);
 export const Cursor = text().max(512).describe('Opaque cursor from the previous page\'s `Link: rel="next"`');

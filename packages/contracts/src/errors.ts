@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ID_PREFIXES, prefixedId } from './common.js';
+import { RequestId } from './http.js';
 
 /**
  * Every error code the platform can answer with, and its HTTP status (PRODUCT.md §3).
@@ -37,16 +38,22 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
-export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
+/**
+ * The most an error body carries: the gateway cuts longer messages and lists to these
+ * (errorBodyJson), so every error body validates against the published schema.
+ */
+export const ERROR_LIMITS = { message: 2000, details: 100, path: 500, detailMessage: 1000 } as const;
+
+export const ErrorDetail = z.object({ path: z.string().max(ERROR_LIMITS.path), message: z.string().max(ERROR_LIMITS.detailMessage) });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 export const ErrorBody = z
   .object({
     error: z.object({
       code: ErrorCode,
-      message: z.string(),
-      requestId: z.string(),
-      details: z.array(ErrorDetail).optional(),
+      message: z.string().max(ERROR_LIMITS.message),
+      requestId: RequestId,
+      details: z.array(ErrorDetail).max(ERROR_LIMITS.details).optional(),
       candidateId: prefixedId(ID_PREFIXES.candidate).optional().describe('On `candidate_exists`: the id of the existing candidate, to use instead of creating one'),
     }),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIXES, prefixedId, text, Timestamp } from './common.js';
+import { ID_PREFIXES, int32, prefixedId, text, Timestamp } from './common.js';
 import { Scope } from './scopes.js';
 
 export const OrganizationId = prefixedId(ID_PREFIXES.organization);
@@ -9,15 +9,20 @@ export const UserId = prefixedId(ID_PREFIXES.user);
 export const ApiKeyName = text().trim().min(1).max(100);
 export const ScopeList = z
   .array(Scope)
+  .max(Scope.options.length)
   .min(1, 'at least one scope is required')
   .refine((s) => new Set(s).size === s.length, 'scopes must not repeat');
 
 /** Requests per minute a key may make; default 120 (PRODUCT.md §4). */
-export const RateLimitPerMinute = z.number().int().min(1).max(1_000_000);
+export const RateLimitPerMinute = int32(1, 1_000_000);
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
 
-export const Organization = z.object({ id: OrganizationId, name: z.string() });
+export const OrganizationName = text().trim().min(1).max(200);
+export const Organization = z.object({ id: OrganizationId, name: OrganizationName });
 export type Organization = z.infer<typeof Organization>;
+
+/** The first characters of a key (`hl_` + 8), shown to recognise it. */
+export const ApiKeyPrefix = z.string().max(32).describe('First characters of the key, for recognising it');
 
 /** An API key as listed in the console: never the secret value, only its display prefix. */
 export const ApiKey = z.object({
@@ -48,8 +53,8 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 export const Me = z
   .object({
     organization: Organization,
-    key: z.object({ id: ApiKeyId, name: z.string(), prefix: z.string(), createdAt: Timestamp }),
-    scopes: z.array(Scope),
+    key: z.object({ id: ApiKeyId, name: ApiKeyName, prefix: ApiKeyPrefix, createdAt: Timestamp }),
+    scopes: ScopeList,
   })
   .meta({ id: 'Me' });
 export type Me = z.infer<typeof Me>;

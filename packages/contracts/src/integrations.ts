@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ID_PREFIXES, prefixedId, text, Timestamp, wellFormed } from './common.js';
+import { ID_PREFIXES, Instant, prefixedId, text, Timestamp, wellFormed } from './common.js';
 import { EventType } from './events.js';
-import { ListQuery, PositionId } from './recruiting.js';
+import { Failure, ListQuery, ModelName, PositionId } from './recruiting.js';
 
 export const WebhookId = prefixedId(ID_PREFIXES.webhook);
 export const TaskId = prefixedId(ID_PREFIXES.task);
@@ -9,22 +9,27 @@ export const TaskId = prefixedId(ID_PREFIXES.task);
 /** Event types a webhook can subscribe to: every type but the ping, which every webhook gets. */
 export const SubscribableEvent = z.enum(EventType.options.filter((t) => t !== 'webhook.ping') as [string, ...string[]]);
 
+const WebhookEvent = z.union([z.literal('*'), SubscribableEvent]);
+const WEBHOOK_EVENTS_MAX = 50;
 export const WebhookEvents = z
-  .array(z.union([z.literal('*'), SubscribableEvent]))
+  .array(WebhookEvent)
   .min(1, 'subscribe to at least one event type, or ["*"]')
-  .max(50)
+  .max(WEBHOOK_EVENTS_MAX)
   .refine((e) => new Set(e).size === e.length, 'event types must not repeat')
   .refine((e) => !e.includes('*') || e.length === 1, '"*" stands alone')
   .describe(`Event types to receive, or ["*"] for all: ${SubscribableEvent.options.join(', ')}`);
 
+const WebhookUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
+const WebhookDescription = text().trim().max(500);
+
 export const Webhook = z
   .object({
     id: WebhookId,
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
+    url: WebhookUrl,
+    events: z.array(z.string().max(100)).max(WEBHOOK_EVENTS_MAX).describe('The event types it receives, or ["*"]'),
+    description: WebhookDescription.nullable(),
     status: z.enum(['enabled', 'disabled']),
-    disabledReason: z.string().nullable(),
+    disabledReason: z.string().max(500).nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -32,15 +37,15 @@ export const Webhook = z
 export type Webhook = z.infer<typeof Webhook>;
 
 export const CreatedWebhook = Webhook.extend({
-  secret: z.string().describe('`whsec_…`: verifies our signatures. Shown only in this response.'),
+  secret: z.string().max(100).regex(/^whsec_[A-Za-z0-9+/=]+$/).describe('`whsec_…`: verifies our signatures. Shown only in this response.'),
 }).meta({ id: 'CreatedWebhook' });
 export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 
 export const CreateWebhookBody = z
   .object({
-    url: wellFormed(z.url({ protocol: /^https?$/ }).max(2048)).describe('https URL (http only for loopback when the dev flag is on)'),
+    url: WebhookUrl.describe('https URL (http only for loopback when the dev flag is on)'),
     events: WebhookEvents,
-    description: text().trim().max(500).optional(),
+    description: WebhookDescription.optional(),
   })
   .strict()
   .meta({ id: 'CreateWebhookBody' });
@@ -79,8 +84,8 @@ export const Task = z
     id: TaskId,
     kind: z.literal('job_description'),
     status: TaskStatus,
-    result: JobDescriptionResult.extend({ model: z.string() }).nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    result: JobDescriptionResult.extend({ model: ModelName }).nullable(),
+    error: Failure.nullable(),
     positionId: PositionId.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -97,7 +102,7 @@ export const CreateJobDescriptionBody = z
     location: text().trim().min(1).max(200).optional(),
     skills: z.array(text().trim().min(1).max(100)).max(30).optional(),
     tone: z.enum(['neutral', 'friendly', 'formal']).default('neutral'),
-    language: text().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH').default('en'),
+    language: text().max(35).regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH').default('en'),
   })
   .strict()
   .meta({ id: 'CreateJobDescriptionBody' });
@@ -117,10 +122,10 @@ const ExternalRef = text().trim().min(1).max(200);
 
 export const AtsEventBody = z
   .object({
-    source: text().trim().regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
+    source: text().trim().max(50).regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
     eventId: ExternalRef.describe('The ATS\'s own id of this event; a repeat is recognised and changes nothing'),
     type: AtsEventType,
-    occurredAt: z.iso.datetime({ offset: true }),
+    occurredAt: Instant,
     candidate: z.object({ externalId: ExternalRef, email: z.email().max(254).optional(), name: text().trim().min(1).max(200).optional() }).strict(),
     job: z.object({ externalId: ExternalRef, title: text().trim().min(1).max(200).optional() }).strict().optional(),
     application: z.object({ externalId: ExternalRef, stage: text().trim().min(1).max(200).optional() }).strict().optional(),

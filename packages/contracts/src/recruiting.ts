@@ -1,30 +1,37 @@
 import { z } from 'zod';
-import { Cursor, ID_PREFIXES, PageLimit, prefixedId, text, Timestamp } from './common.js';
+import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Timestamp } from './common.js';
 
-// Resources of the recruiting service (PRODUCT.md §7). Limits from §4.
+// Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
+// used by the input that sets it and by the resource that returns it, so the OpenAPI document
+// states every limit once, the one the server enforces.
 export const CandidateId = prefixedId(ID_PREFIXES.candidate);
 export const PositionId = prefixedId(ID_PREFIXES.position);
 export const InterviewId = prefixedId(ID_PREFIXES.interview);
 
-const Name = text().trim().min(1).max(200);
-const Email = z.email().max(254).describe('E-mail address; unique per organization, case-insensitive');
+export const Name = text().trim().min(1).max(200);
+export const Email = z.email().max(254).describe('E-mail address; unique per organization, case-insensitive');
 const ExternalId = text().trim().min(1).max(200).describe('Your system\'s id for this record');
+const Phone = text().trim().min(3).max(40);
+/** Long free text: descriptions (PRODUCT.md §4). */
+export const Description = text().max(20_000);
+const METADATA_MAX_KEYS = 50;
 const Metadata = z
   .record(text().max(100), text().max(1000))
-  .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
-  .describe('Your own string key/value pairs (≤ 50 keys)');
+  .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
+  .meta({ maxProperties: METADATA_MAX_KEYS })
+  .describe(`Your own string key/value pairs (≤ ${METADATA_MAX_KEYS} keys)`);
 
 /** Query-string timestamp filter: an ISO 8601 instant, e.g. 2026-01-31T00:00:00Z. */
-const InstantFilter = z.iso.datetime({ offset: true });
+const InstantFilter = Instant;
 
 export const Candidate = z
   .object({
     id: CandidateId,
-    email: z.string(),
-    name: z.string(),
-    phone: z.string().nullable(),
-    externalId: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
+    email: Email,
+    name: Name,
+    phone: Phone.nullable(),
+    externalId: ExternalId.nullable(),
+    metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -35,7 +42,7 @@ export const CreateCandidateBody = z
   .object({
     email: Email,
     name: Name,
-    phone: text().trim().min(3).max(40).optional(),
+    phone: Phone.optional(),
     externalId: ExternalId.optional(),
     metadata: Metadata.optional(),
   })
@@ -53,20 +60,24 @@ export const ListCandidatesQuery = ListQuery.extend({
 }).strict();
 export type ListCandidatesQuery = z.infer<typeof ListCandidatesQuery>;
 
+/** What a position's AI interview asks: 0–20 questions (PRODUCT.md §7). */
+const Question = text().trim().min(1).max(1000);
+const InterviewQuestions = z.array(Question).max(20);
+
 export const EmploymentType = z.enum(['full_time', 'part_time', 'contract', 'internship', 'temporary']);
 export const PositionStatus = z.enum(['open', 'closed']);
 
 export const Position = z
   .object({
     id: PositionId,
-    title: z.string(),
-    description: z.string().nullable(),
-    department: z.string().nullable(),
-    location: z.string().nullable(),
+    title: Name,
+    description: Description.nullable(),
+    department: Name.nullable(),
+    location: Name.nullable(),
     employmentType: EmploymentType,
     status: PositionStatus,
-    externalId: z.string().nullable(),
-    interviewQuestions: z.array(z.string()),
+    externalId: ExternalId.nullable(),
+    interviewQuestions: InterviewQuestions,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -76,13 +87,13 @@ export type Position = z.infer<typeof Position>;
 export const CreatePositionBody = z
   .object({
     title: Name,
-    description: text().max(20_000).optional(),
+    description: Description.optional(),
     department: Name.optional(),
     location: Name.optional(),
     employmentType: EmploymentType.default('full_time'),
     status: PositionStatus.default('open'),
     externalId: ExternalId.optional(),
-    interviewQuestions: z.array(text().trim().min(1).max(1000)).max(20).default([]).describe('0–20 questions; a default set is used when empty'),
+    interviewQuestions: InterviewQuestions.default([]).describe('0–20 questions; a default set is used when empty'),
   })
   .strict()
   .meta({ id: 'CreatePositionBody' });
@@ -96,23 +107,28 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
 
+export const CancellationReason = text().trim().min(1).max(1000);
+
+/** An interview's length in whole minutes (PRODUCT.md §7). */
+const Duration = int32(5, 180);
+
 export const InterviewStatus = z.enum(['scheduled', 'in_progress', 'completed', 'cancelled', 'expired']);
 export type InterviewStatus = z.infer<typeof InterviewStatus>;
 
 export const Interview = z
   .object({
     id: InterviewId,
-    title: z.string(),
+    title: Name,
     status: InterviewStatus,
-    candidate: z.object({ id: CandidateId, email: z.string(), name: z.string() }),
+    candidate: z.object({ id: CandidateId, email: Email, name: Name }),
     positionId: PositionId,
-    duration: z.number().int().describe('Length in whole minutes'),
-    inviteUrl: z.url().describe('The page where the candidate takes the interview; send it to the candidate'),
+    duration: Duration.describe('Length in whole minutes'),
+    inviteUrl: z.url().max(2048).describe('The page where the candidate takes the interview; send it to the candidate'),
     expiresAt: Timestamp,
     startedAt: Timestamp.nullable(),
     completedAt: Timestamp.nullable(),
     cancelledAt: Timestamp.nullable(),
-    cancellationReason: z.string().nullable(),
+    cancellationReason: CancellationReason.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -126,8 +142,8 @@ export const CreateInterviewBody = z
       .object({ email: Email, name: Name.optional().describe('Required when no candidate with this e-mail exists yet') })
       .strict(),
     positionId: PositionId,
-    duration: z.number().int().min(5).max(180).default(30).describe('Whole minutes, 5–180'),
-    expiresInDays: z.number().int().min(1).max(90).default(14).describe('The invite expires this many days after creation'),
+    duration: Duration.default(30).describe('Whole minutes, 5–180'),
+    expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation'),
   })
   .strict()
   .meta({ id: 'CreateInterviewBody' });
@@ -142,37 +158,46 @@ export const ListInterviewsQuery = ListQuery.extend({
 }).strict();
 export type ListInterviewsQuery = z.infer<typeof ListInterviewsQuery>;
 
-export const CancellationReason = text().trim().min(1).max(1000);
-
 export const Recommendation = z.enum(['strong_no', 'no', 'mixed', 'yes', 'strong_yes']);
 export const EvaluationStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
 
 /** The structured evaluation the AI produces (validated before it is stored). */
+const Score = int32(0, 100);
+const Summary = z.string().min(1).max(5000);
+const Points = z.array(z.string().max(1000)).max(20);
+const Competencies = z.array(z.object({ name: z.string().max(200), score: int32(1, 5), rationale: z.string().max(2000) })).max(20);
 export const EvaluationResult = z.object({
-  overallScore: z.number().int().min(0).max(100),
+  overallScore: Score,
   recommendation: Recommendation,
-  summary: z.string().min(1).max(5000),
-  strengths: z.array(z.string().max(1000)).max(20),
-  concerns: z.array(z.string().max(1000)).max(20),
-  competencies: z.array(z.object({ name: z.string().max(200), score: z.number().int().min(1).max(5), rationale: z.string().max(2000) })).max(20),
+  summary: Summary,
+  strengths: Points,
+  concerns: Points,
+  competencies: Competencies,
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
-export const InterviewAnswer = z.object({ question: z.string(), answer: z.string() });
+/** A candidate's answer on the invite page (≤ 10 000 characters), one per question. */
+export const Answer = text().trim().min(1, 'every question needs an answer').max(10_000);
+export const InterviewAnswer = z.object({ question: Question, answer: Answer });
+
+/** Why an AI step failed, shown on the evaluation or task (workflows cut the message to 2 000). */
+export const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
+/** The AI model that produced a result. */
+export const ModelName = z.string().max(200);
 
 export const Evaluation = z
   .object({
     interviewId: InterviewId,
     status: EvaluationStatus,
-    overallScore: z.number().int().nullable(),
+    overallScore: Score.nullable(),
     recommendation: Recommendation.nullable(),
-    summary: z.string().nullable(),
-    strengths: z.array(z.string()),
-    concerns: z.array(z.string()),
-    competencies: z.array(z.object({ name: z.string(), score: z.number().int(), rationale: z.string() })),
-    answers: z.array(InterviewAnswer),
-    model: z.string().nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    summary: Summary.nullable(),
+    strengths: Points,
+    concerns: Points,
+    competencies: Competencies,
+    answers: z.array(InterviewAnswer).max(20),
+    model: ModelName.nullable(),
+    error: Failure.nullable(),
     completedAt: Timestamp.nullable(),
   })
   .meta({ id: 'Evaluation' });
@@ -181,14 +206,15 @@ export type Evaluation = z.infer<typeof Evaluation>;
 export const FlowId = prefixedId(ID_PREFIXES.flow);
 export const StageId = prefixedId(ID_PREFIXES.stage);
 export const StageKind = z.enum(['screen', 'ai_interview', 'review', 'offer']);
+const MAX_STAGES = 20;
 
 export const HiringFlow = z
   .object({
     id: FlowId,
-    name: z.string(),
-    description: z.string().nullable(),
+    name: Name,
+    description: Description.nullable(),
     positionId: PositionId.nullable(),
-    stages: z.array(z.object({ id: StageId, name: z.string(), kind: StageKind, position: z.number().int() })),
+    stages: z.array(z.object({ id: StageId, name: Name, kind: StageKind, position: int32(0, MAX_STAGES - 1) })).max(MAX_STAGES),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -198,9 +224,9 @@ export type HiringFlow = z.infer<typeof HiringFlow>;
 export const FlowInput = z
   .object({
     name: Name,
-    description: text().max(20_000).optional(),
+    description: Description.optional(),
     positionId: PositionId.optional(),
-    stages: z.array(z.object({ name: Name, kind: StageKind }).strict()).min(1).max(20),
+    stages: z.array(z.object({ name: Name, kind: StageKind }).strict()).min(1).max(MAX_STAGES),
   })
   .strict();
 export type FlowInput = z.infer<typeof FlowInput>;

@@ -82,7 +82,7 @@ async function matchPosition(trx: Db, organizationId: string, source: string, jo
   const existing = await find();
   if (existing) return { positionId: existing.id, action: 'matched' as const };
   const input: CreatePositionBody & { source: string } = {
-    title: job.title ?? `Position ${job.externalId}`,
+    title: (job.title ?? `Position ${job.externalId}`).slice(0, 200),
     externalId: job.externalId,
     source,
     employmentType: 'full_time',

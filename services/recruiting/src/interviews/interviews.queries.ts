@@ -71,7 +71,8 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
     .values({
       id,
       organization_id: organizationId,
-      title: input.title ?? `${position.title} interview`,
+      // CLARIFICATIONS "Default interview title": cut to the 200 characters of a title.
+      title: input.title ?? `${position.title} interview`.slice(0, 200),
       status: 'scheduled',
       candidate_id: candidate.id,
       position_id: position.id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from '@hireloop/platform';
-import { InterviewStatus, text } from '@hireloop/contracts';
+import { Answer, InterviewStatus, text } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
 import { effectiveStatus, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
@@ -44,7 +44,7 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, tas
       return view(input.token);
     }),
     submit: systemProcedure
-      .input(z.object({ token: Token, answers: z.array(text().trim().min(1, 'every question needs an answer').max(10_000)).max(20) }))
+      .input(z.object({ token: Token, answers: z.array(Answer).max(20) }))
       .output(InviteView)
       .mutation(async ({ input }) => {
         await submitInterview(db, tokens, input.token, input.answers, taskQueue);
