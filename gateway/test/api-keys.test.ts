@@ -15,6 +15,7 @@ describe('API key lifecycle', () => {
     const after = await call('GET', '/api/v1/me', { key });
     assert.equal(after.status, 401);
     assert.equal(after.body.error.code, 'revoked_api_key');
+    assert.equal(after.headers.get('www-authenticate'), 'Bearer realm="hireloop", error="invalid_token"', 'every 401 carries the challenge (RFC 7235 §3.1)');
   });
 
   it('is listed with its prefix and last-used time, never its value or hash', async () => {

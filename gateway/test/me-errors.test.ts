@@ -2,6 +2,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, newKey, newOrganizationWithKey, startExtraGateway } from '@hireloop/devstack/testing';
 import { freePort } from '@hireloop/devstack/ports';
+import { generateApiKey } from '@hireloop/platform';
 import { assertError } from './api-assertions.js';
 
 describe('GET /api/v1/me', () => {
@@ -27,8 +28,10 @@ describe('GET /api/v1/me', () => {
   });
 
   it('401 invalid_api_key for a malformed header, a malformed key and an unknown key', async () => {
-    for (const authorization of ['Basic abc', 'Bearer', `Bearer ${org.key.replace('hl_', 'xx_')}`, 'Bearer hl_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000']) {
-      assertError(await call('GET', '/api/v1/me', { headers: { authorization } }), 401, 'invalid_api_key');
+    for (const authorization of ['Basic abc', 'Bearer', `Bearer ${org.key.replace('hl_', 'xx_')}`, 'Bearer hl_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000', `Bearer ${generateApiKey()}`]) {
+      const res = await call('GET', '/api/v1/me', { headers: { authorization } });
+      assertError(res, 401, 'invalid_api_key');
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="hireloop", error="invalid_token"');
     }
   });
 

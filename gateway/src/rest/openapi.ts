@@ -74,7 +74,7 @@ const HEADERS = {
   },
   IdempotentReplayed: { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
   WWWAuthenticate: {
-    description: 'RFC 6750: the scheme to authenticate with, sent when the `Authorization` header is missing or malformed.',
+    description: 'RFC 6750: the scheme to authenticate with, on every 401; `error="invalid_token"` when a key was sent but not accepted.',
     schema: { type: 'string', maxLength: 256, pattern: '^Bearer ' },
   },
 } as const;
