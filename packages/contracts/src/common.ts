@@ -70,7 +70,7 @@ export function envelope<T extends z.ZodType>(data: T) {
  * An integer query parameter: plain decimal digits only (`1e1`, `+5`, ` 5` stay strings and fail
  * as "expected number"). A JSON number passes as is, so services take the same schema over tRPC.
  */
-export function queryInt(schema: z.ZodNumber) {
+export function queryInt<T extends z.ZodType<number, unknown>>(schema: T) {
   return z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : v), schema);
 }
 
@@ -83,5 +83,5 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 }
 
 /** Page size of every list (PRODUCT.md §4). */
-export const PageLimit = queryInt(int32(1, PAGE_MAX)).default(25).describe(`Page size, 1–${PAGE_MAX}`);
+export const PageLimit = queryInt(int32(1, PAGE_MAX).default(25)).describe(`Page size, 1–${PAGE_MAX}`);
 export const Cursor = text().max(512).describe('Opaque cursor from the previous page\'s `Link: rel="next"`');
