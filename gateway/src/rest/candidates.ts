@@ -1,4 +1,4 @@
-import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery } from '@hireloop/contracts';
+import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery, UpdateCandidateBody } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -40,3 +40,18 @@ export const getCandidate = apiProcedure
   .input(z.object({ id: CandidateId }).strict())
   .output(envelope(Candidate))
   .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.candidates.get.query(input) }));
+
+export const updateCandidate = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'PATCH', path: '/candidates/{id}', tags, summary: 'Update a candidate', errorResponses: [404, 409],
+      description: 'Any of `name`, `email`, `phone`, `externalId`, `metadata`. `metadata` merges into the stored map; a key set to `null` is removed. An e-mail another candidate has is 409 `candidate_exists` with its `candidateId`. Emits `candidate.updated` when something changed.',
+    },
+  })
+  .input(UpdateCandidateBody.extend({ id: CandidateId }).strict())
+  .output(envelope(Candidate))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...change } = input;
+    return { data: await ctx.recruiting.candidates.update.mutate({ id, change }) };
+  });

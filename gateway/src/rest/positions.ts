@@ -1,4 +1,4 @@
-import { CreatePositionBody, envelope, listEnvelope, ListPositionsQuery, Position, PositionId } from '@hireloop/contracts';
+import { CreatePositionBody, envelope, listEnvelope, ListPositionsQuery, Position, PositionId, UpdatePositionBody } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -34,3 +34,18 @@ export const getPosition = apiProcedure
   .input(z.object({ id: PositionId }).strict())
   .output(envelope(Position))
   .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.positions.get.query(input) }));
+
+export const updatePosition = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'PATCH', path: '/positions/{id}', tags, summary: 'Update a position', errorResponses: [404, 409],
+      description: 'Any field, `status` included (`null` clears `description`, `department`, `location`, `externalId`). Closing a position makes new interviews for it 409 `position_closed`; interviews already scheduled go on. Emits `position.updated` when something changed.',
+    },
+  })
+  .input(UpdatePositionBody.extend({ id: PositionId }).strict())
+  .output(envelope(Position))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...change } = input;
+    return { data: await ctx.recruiting.positions.update.mutate({ id, change }) };
+  });

@@ -1,8 +1,8 @@
 import type { ProcedureMeta } from '@hireloop/platform';
 import { router } from './trpc.js';
 import { me } from './me.js';
-import { createCandidate, getCandidate, listCandidates } from './candidates.js';
-import { createPosition, getPosition, listPositions } from './positions.js';
+import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
+import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
 import { cancelInterview, getEvaluation, getInterview, listInterviews, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listHiringFlows } from './hiring-flows.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks } from './webhooks.js';
@@ -15,9 +15,11 @@ export const restRouter = router({
   createCandidate,
   listCandidates,
   getCandidate,
+  updateCandidate,
   createPosition,
   listPositions,
   getPosition,
+  updatePosition,
   scheduleInterview,
   listInterviews,
   getInterview,

@@ -50,6 +50,26 @@ export const CreateCandidateBody = z
   .meta({ id: 'CreateCandidateBody' });
 export type CreateCandidateBody = z.infer<typeof CreateCandidateBody>;
 
+/**
+ * PATCH /candidates/{id}: any of the fields; `metadata` merges into the stored map, and a key
+ * given as `null` is removed. `phone` and `externalId` take `null` to clear them.
+ */
+export const UpdateCandidateBody = z
+  .object({
+    email: Email.optional(),
+    name: Name.optional(),
+    phone: text().trim().min(3).max(40).nullable().optional(),
+    externalId: ExternalId.nullable().optional(),
+    metadata: z
+      .record(text().max(100), text().max(1000).nullable())
+      .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
+      .optional()
+      .describe('Merged into the stored metadata; a key set to `null` is removed (≤ 50 keys in all)'),
+  })
+  .strict()
+  .meta({ id: 'UpdateCandidateBody' });
+export type UpdateCandidateBody = z.infer<typeof UpdateCandidateBody>;
+
 export const ListQuery = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 
 export const ListCandidatesQuery = ListQuery.extend({
@@ -98,6 +118,22 @@ export const CreatePositionBody = z
   .strict()
   .meta({ id: 'CreatePositionBody' });
 export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
+
+/** PATCH /positions/{id}: any field; `status: closed` stops new interviews (open ones go on). */
+export const UpdatePositionBody = z
+  .object({
+    title: Name.optional(),
+    description: text().max(20_000).nullable().optional(),
+    department: Name.nullable().optional(),
+    location: Name.nullable().optional(),
+    employmentType: EmploymentType.optional(),
+    status: PositionStatus.optional(),
+    externalId: ExternalId.nullable().optional(),
+    interviewQuestions: z.array(text().trim().min(1).max(1000)).max(20).optional().describe('0–20 questions; a default set is used when empty'),
+  })
+  .strict()
+  .meta({ id: 'UpdatePositionBody' });
+export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
 
 export const ListPositionsQuery = ListQuery.extend({ status: PositionStatus.optional() }).strict();
 export type ListPositionsQuery = z.infer<typeof ListPositionsQuery>;

@@ -3,13 +3,13 @@ import type { CursorCodec, Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
   EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
-  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId,
+  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
 import type { RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
-import { createCandidate, getCandidate, listCandidates } from './candidates/candidates.queries.js';
-import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition } from './positions/positions.queries.js';
+import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates/candidates.queries.js';
+import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition, updatePosition } from './positions/positions.queries.js';
 import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
@@ -35,11 +35,19 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input)),
       list: orgProcedure.input(ListCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input)),
       get: orgProcedure.input(ById(CandidateId)).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
+      update: orgProcedure
+        .input(z.object({ id: CandidateId, change: UpdateCandidateBody }))
+        .output(Candidate)
+        .mutation(({ ctx, input }) => updateCandidate(db, ctx.org, input.id, input.change)),
     }),
     positions: router({
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
       list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input)),
       get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
+      update: orgProcedure
+        .input(z.object({ id: PositionId, change: UpdatePositionBody }))
+        .output(Position)
+        .mutation(({ ctx, input }) => updatePosition(db, ctx.org, input.id, input.change)),
       applyJobDescription: orgProcedure
         .input(z.object({ id: PositionId, description: text().min(1).max(20_000) }))
         .output(Position)

@@ -1,7 +1,7 @@
 import { AppError, type Kysely } from '@hireloop/platform';
 import type { AtsEventBody, Candidate, CreatePositionBody } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
-import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate } from '../candidates/candidates.queries.js';
+import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
 import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
 import { insertInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
@@ -35,13 +35,9 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
     .executeTakeFirst();
   if (bySource) {
     if (update && (c.name || c.email)) {
-      const row = await trx
-        .updateTable('recruiting.candidates')
-        .set({ ...(c.name ? { name: c.name } : {}), ...(c.email ? { email: c.email } : {}), updated_at: new Date() })
-        .where('id', '=', bySource.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { candidate: toCandidate(row), action: 'updated' as const };
+      // The same update path as PATCH /candidates/{id}: e-mail uniqueness, `candidate.updated`.
+      const candidate = await updateCandidateRow(trx, organizationId, bySource.id, { name: c.name, email: c.email });
+      return { candidate, action: 'updated' as const };
     }
     return { candidate: toCandidate(bySource), action: 'matched' as const };
   }
@@ -50,13 +46,8 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
     if (byEmail) {
       // Link the ATS's id to the candidate we already had, so later events that carry only the id find it.
       if (byEmail.external_id !== null) return { candidate: toCandidate(byEmail), action: 'matched' as const };
-      const linked = await trx
-        .updateTable('recruiting.candidates')
-        .set({ source, external_id: c.externalId, updated_at: new Date() })
-        .where('id', '=', byEmail.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { candidate: toCandidate(linked), action: 'linked' as const };
+      const linked = await updateCandidateRow(trx, organizationId, byEmail.id, { source, externalId: c.externalId });
+      return { candidate: linked, action: 'linked' as const };
     }
   }
   if (!c.email || !c.name) {

@@ -1,5 +1,5 @@
 import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type Candidate, type CreateCandidateBody, type ListCandidatesQuery } from '@hireloop/contracts';
+import { ID_PREFIXES, type Candidate, type CreateCandidateBody, type ListCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
 
@@ -91,6 +91,71 @@ export async function findOrCreateCandidate(trx: Db, organizationId: string, who
   const winner = await findCandidateByEmail(trx, organizationId, who.email);
   if (winner) return winner;
   throw new AppError('conflict', 'The candidate changed while this request ran; retry it.');
+}
+
+/**
+ * Applies a change to a candidate and records `candidate.updated`, in the caller's transaction:
+ * the one update path of PATCH /candidates/{id} and of ATS `candidate.updated` events. Metadata
+ * merges (a `null` value removes the key); an e-mail another candidate holds is 409
+ * candidate_exists with that candidate's id. A change that changes nothing records no event.
+ */
+export async function updateCandidateRow(trx: Db, organizationId: string, id: string, change: UpdateCandidateBody & { source?: string }): Promise<Candidate> {
+  const current = await trx
+    .selectFrom('recruiting.candidates')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!current) throw new AppError('not_found', `No candidate ${id}.`);
+  if (change.email !== undefined && change.email.toLowerCase() !== current.email.toLowerCase()) {
+    const holder = await findCandidateByEmail(trx, organizationId, change.email);
+    if (holder) throw new AppError('candidate_exists', `A candidate with e-mail ${change.email} already exists.`, undefined, { candidateId: holder.id });
+  }
+  const metadata = { ...current.metadata };
+  for (const [key, value] of Object.entries(change.metadata ?? {})) {
+    if (value === null) delete metadata[key];
+    else metadata[key] = value;
+  }
+  if (Object.keys(metadata).length > 50) {
+    throw new AppError('validation_failed', 'A candidate has at most 50 metadata keys.', [{ path: 'metadata', message: 'at most 50 keys' }]);
+  }
+  const next = {
+    email: change.email ?? current.email,
+    name: change.name ?? current.name,
+    phone: change.phone === undefined ? current.phone : change.phone,
+    external_id: change.externalId === undefined ? current.external_id : change.externalId,
+    source: change.source ?? current.source,
+    metadata,
+  };
+  const unchanged =
+    next.email === current.email && next.name === current.name && next.phone === current.phone && next.external_id === current.external_id &&
+    next.source === current.source && JSON.stringify(next.metadata) === JSON.stringify(current.metadata);
+  if (unchanged) return toCandidate(current);
+  if (next.external_id !== null && (next.external_id !== current.external_id || next.source !== current.source)) {
+    const taken = await trx
+      .selectFrom('recruiting.candidates')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('source', '=', next.source)
+      .where('external_id', '=', next.external_id)
+      .where('id', '!=', id)
+      .executeTakeFirst();
+    if (taken) throw new AppError('external_id_exists', `A candidate with externalId ${next.external_id} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+  }
+  const row = await trx
+    .updateTable('recruiting.candidates')
+    .set({ ...next, metadata: JSON.stringify(metadata), updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const candidate = toCandidate(row);
+  await recordEvent(trx, SCHEMA, organizationId, 'candidate.updated', candidate);
+  return candidate;
+}
+
+export function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdateCandidateBody): Promise<Candidate> {
+  return db.transaction().execute((trx) => updateCandidateRow(trx, organizationId, id, change));
 }
 
 export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody): Promise<Candidate> {

@@ -60,7 +60,7 @@ export async function getInterviewRow(db: Db, organizationId: string, id: string
  * new (a name is required then), refuses a closed position, records `interview.scheduled`.
  */
 export async function insertInterview(trx: Db, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
-  const position = await getPositionRow(trx, organizationId, input.positionId);
+  const position = await getPositionRow(trx, organizationId, input.positionId, true);
   if (position.status === 'closed') throw new AppError('position_closed', `Position ${position.id} is closed; open it or choose another.`);
   const candidate = await findOrCreateCandidate(trx, organizationId, input.candidate);
   const now = new Date();

@@ -1,5 +1,5 @@
 import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position } from '@hireloop/contracts';
+import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
 
@@ -27,8 +27,11 @@ export function toPosition(row: Selectable<PositionsTable>): Position {
   };
 }
 
-export async function getPositionRow(db: Db, organizationId: string, id: string) {
-  const row = await db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+/** A position; `forShare` holds off a concurrent close until the caller commits (new interviews). */
+export async function getPositionRow(db: Db, organizationId: string, id: string, forShare = false) {
+  let q = db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId).where('id', '=', id);
+  if (forShare) q = q.forShare();
+  const row = await q.executeTakeFirst();
   if (!row) throw new AppError('not_found', `No position ${id}.`);
   return row;
 }
@@ -75,6 +78,55 @@ export function createPosition(db: Kysely<RecruitingDB>, organizationId: string,
   return db.transaction().execute((trx) => insertPosition(trx, organizationId, input));
 }
 
+/**
+ * PATCH /positions/{id}: any field, `status` included, with `position.updated` in the same
+ * transaction. Closing stops new interviews (insertInterview reads the status under the same
+ * row lock); interviews already scheduled go on. A change that changes nothing records no event.
+ */
+export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdatePositionBody): Promise<Position> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('recruiting.positions')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw new AppError('not_found', `No position ${id}.`);
+    const next = {
+      title: change.title ?? current.title,
+      description: change.description === undefined ? current.description : change.description,
+      department: change.department === undefined ? current.department : change.department,
+      location: change.location === undefined ? current.location : change.location,
+      employment_type: change.employmentType ?? current.employment_type,
+      status: change.status ?? current.status,
+      external_id: change.externalId === undefined ? current.external_id : change.externalId,
+      interview_questions: change.interviewQuestions ?? current.interview_questions,
+    };
+    const unchanged = (Object.keys(next) as (keyof typeof next)[]).every((k) => JSON.stringify(next[k]) === JSON.stringify(current[k]));
+    if (unchanged) return toPosition(current);
+    if (next.external_id !== null && next.external_id !== current.external_id) {
+      const taken = await trx
+        .selectFrom('recruiting.positions')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('source', '=', current.source)
+        .where('external_id', '=', next.external_id)
+        .executeTakeFirst();
+      if (taken) throw new AppError('external_id_exists', `A position with externalId ${next.external_id} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+    }
+    const row = await trx
+      .updateTable('recruiting.positions')
+      .set({ ...next, interview_questions: JSON.stringify(next.interview_questions), updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const position = toPosition(row);
+    await recordEvent(trx, SCHEMA, organizationId, 'position.updated', position);
+    return position;
+  });
+}
+
 export async function listPositions(db: Db, codec: CursorCodec, organizationId: string, query: ListPositionsQuery) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'positions', organizationId, filters };
@@ -87,14 +139,6 @@ export async function listPositions(db: Db, codec: CursorCodec, organizationId: 
 }
 
 /** Writes an AI-generated job description into a position (console, from a succeeded task). */
-export async function applyJobDescription(db: Db, organizationId: string, id: string, description: string): Promise<Position> {
-  const row = await db
-    .updateTable('recruiting.positions')
-    .set({ description, updated_at: new Date() })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new AppError('not_found', `No position ${id}.`);
-  return toPosition(row);
+export function applyJobDescription(db: Kysely<RecruitingDB>, organizationId: string, id: string, description: string): Promise<Position> {
+  return updatePosition(db, organizationId, id, { description });
 }
