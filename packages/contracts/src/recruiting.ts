@@ -14,7 +14,7 @@ const ExternalId = text().trim().min(1).max(200).describe('Your system\'s id for
 const Phone = text().trim().min(3).max(40);
 /** Long free text: descriptions (PRODUCT.md §4). */
 export const Description = text().max(20_000);
-const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_KEYS = 50;
 const Metadata = z
   .record(text().max(100), text().max(1000))
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
@@ -58,11 +58,12 @@ export const UpdateCandidateBody = z
   .object({
     email: Email.optional(),
     name: Name.optional(),
-    phone: text().trim().min(3).max(40).nullable().optional(),
+    phone: Phone.nullable().optional(),
     externalId: ExternalId.nullable().optional(),
     metadata: z
       .record(text().max(100), text().max(1000).nullable())
-      .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
+      .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
+      .meta({ maxProperties: METADATA_MAX_KEYS })
       .optional()
       .describe('Merged into the stored metadata; a key set to `null` is removed (≤ 50 keys in all)'),
   })
@@ -123,13 +124,13 @@ export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
 export const UpdatePositionBody = z
   .object({
     title: Name.optional(),
-    description: text().max(20_000).nullable().optional(),
+    description: Description.nullable().optional(),
     department: Name.nullable().optional(),
     location: Name.nullable().optional(),
     employmentType: EmploymentType.optional(),
     status: PositionStatus.optional(),
     externalId: ExternalId.nullable().optional(),
-    interviewQuestions: z.array(text().trim().min(1).max(1000)).max(20).optional().describe('0–20 questions; a default set is used when empty'),
+    interviewQuestions: InterviewQuestions.optional().describe('0–20 questions; a default set is used when empty'),
   })
   .strict()
   .meta({ id: 'UpdatePositionBody' });

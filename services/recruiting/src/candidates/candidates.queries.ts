@@ -1,5 +1,5 @@
 import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type Candidate, type CreateCandidateBody, type ListCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
+import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type ListCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
 
@@ -117,8 +117,8 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
     if (value === null) delete metadata[key];
     else metadata[key] = value;
   }
-  if (Object.keys(metadata).length > 50) {
-    throw new AppError('validation_failed', 'A candidate has at most 50 metadata keys.', [{ path: 'metadata', message: 'at most 50 keys' }]);
+  if (Object.keys(metadata).length > METADATA_MAX_KEYS) {
+    throw new AppError('validation_failed', `A candidate has at most ${METADATA_MAX_KEYS} metadata keys.`, [{ path: 'metadata', message: `at most ${METADATA_MAX_KEYS} keys` }]);
   }
   const next = {
     email: change.email ?? current.email,
