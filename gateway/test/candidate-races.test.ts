@@ -24,6 +24,28 @@ async function candidatesWithEmail(key: string, email: string) {
   return res.body.data as { id: string; email: string; name: string }[];
 }
 
+/** Waits until every one of these ATS events has its `ats_event.processed`, and checks none failed. */
+async function waitProcessed(orgId: string, atsIds: string[]) {
+  const db = new pg.Client({ connectionString: testEnv().databaseUrl });
+  await db.connect();
+  try {
+    const processed = await eventually(
+      async () =>
+        (
+          await db.query<{ data: { id: string; status: string } }>(
+            `select payload->'data' as data from integrations.outbox where organization_id = $1 and type = 'ats_event.processed' and payload->'data'->>'id' = any($2::text[])`,
+            [orgId, atsIds],
+          )
+        ).rows,
+      (rows) => rows.length === atsIds.length,
+      60_000,
+    );
+    for (const { data } of processed) assert.equal(data.status, 'processed', JSON.stringify(data));
+  } finally {
+    await db.end();
+  }
+}
+
 describe('parallel creates of the same new candidate', () => {
   it(`POST /interviews: ${PARALLEL} at once with one new e-mail all get 201, for one candidate`, async () => {
     const org = await newOrg();
@@ -68,8 +90,12 @@ describe('parallel creates of the same new candidate', () => {
     assert.deepEqual([...new Set(responses.map((r) => (r.body.data as { candidateId: string }).candidateId))], [candidates[0]!.id]);
   });
 
-  it(`POST /ats/events: ${PARALLEL} events (distinct eventIds) about one new candidate and job all succeed, for one candidate and one position`, async () => {
+  it(`POST /ats/events: ${PARALLEL} events (distinct eventIds) about one new candidate and job all succeed, for one candidate, one position and one interview`, async () => {
     const org = await newOrg();
+    // A stage that schedules an AI interview: the parallel events must not schedule one each.
+    await createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_AUTH_SECRET']!)
+      .forOrganization(org.organization.id)
+      .ats.setStageMappings.mutate({ source: 'greenhouse', stages: ['AI Screen'] });
     const email = uniqueEmail('race-ats');
     const externalId = `gh-cand-${unique()}`;
     const jobId = `gh-job-${unique()}`;
@@ -79,11 +105,11 @@ describe('parallel creates of the same new candidate', () => {
         body: {
           source: 'greenhouse',
           eventId: `evt-race-${unique()}-${i}`,
-          type: 'application.created',
+          type: 'application.stage_changed',
           occurredAt: new Date().toISOString(),
           candidate: { externalId, email, name: 'Mary Jackson' },
           job: { externalId: jobId, title: 'Aerospace Engineer' },
-          application: { externalId: `gh-app-${unique()}-${i}` },
+          application: { externalId: `gh-app-${unique()}-${i}`, stage: 'AI Screen' },
         },
       }),
     );
@@ -91,28 +117,28 @@ describe('parallel creates of the same new candidate', () => {
     const atsIds = responses.map((r) => (r.body.data as { id: string; status: string }).id);
     assert.ok(responses.every((r) => (r.body.data as { status: string }).status === 'accepted'));
 
-    // Every event ends in `ats_event.processed`; none failed.
-    const db = new pg.Client({ connectionString: testEnv().databaseUrl });
-    await db.connect();
-    try {
-      const processed = await eventually(
-        async () =>
-          (
-            await db.query<{ data: { id: string; status: string; error?: unknown } }>(
-              `select payload->'data' as data from integrations.outbox where organization_id = $1 and type = 'ats_event.processed' and payload->'data'->>'id' = any($2::text[])`,
-              [org.organization.id, atsIds],
-            )
-          ).rows,
-        (rows) => rows.length === PARALLEL,
-        60_000,
-      );
-      for (const { data } of processed) assert.equal(data.status, 'processed', JSON.stringify(data));
-    } finally {
-      await db.end();
-    }
+    await waitProcessed(org.organization.id, atsIds);
     const candidates = await candidatesWithEmail(org.key, email);
     assert.equal(candidates.length, 1);
     const positions = await call('GET', '/api/v1/positions?limit=100', { key: org.key });
     assert.equal((positions.body.data as { externalId: string | null }[]).filter((p) => p.externalId === jobId).length, 1);
+    const interviews = await call('GET', `/api/v1/interviews?candidateId=${candidates[0]!.id}`, { key: org.key });
+    assert.equal((interviews.body.data as unknown[]).length, 1, 'one open interview for the candidate and position');
+
+    // Candidate and position both known now: parallel stage changes into a mapped stage for a
+    // second job (created first) still schedule one interview.
+    const job2 = `gh-job-${unique()}`;
+    const seed = await call('POST', '/api/v1/ats/events', { key: org.key, body: { source: 'greenhouse', eventId: `evt-seed-${unique()}`, type: 'application.created', occurredAt: new Date().toISOString(), candidate: { externalId }, job: { externalId: job2, title: 'Flight Engineer' } } });
+    assert.equal(seed.status, 202, seed.text);
+    await waitProcessed(org.organization.id, [(seed.body.data as { id: string }).id]);
+    const moves = await times(PARALLEL, (i) =>
+      call('POST', '/api/v1/ats/events', {
+        key: org.key,
+        body: { source: 'greenhouse', eventId: `evt-move-${unique()}-${i}`, type: 'application.stage_changed', occurredAt: new Date().toISOString(), candidate: { externalId }, job: { externalId: job2 }, application: { externalId: `gh-app2-${i}`, stage: 'AI Screen' } },
+      }),
+    );
+    await waitProcessed(org.organization.id, moves.map((r) => (r.body.data as { id: string }).id));
+    const after = await call('GET', `/api/v1/interviews?candidateId=${candidates[0]!.id}`, { key: org.key });
+    assert.equal((after.body.data as unknown[]).length, 2, 'one open interview per position');
   });
 });

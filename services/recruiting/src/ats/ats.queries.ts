@@ -1,4 +1,4 @@
-import { AppError, type Kysely } from '@hireloop/platform';
+import { AppError, sql, type Kysely } from '@hireloop/platform';
 import type { AtsEventBody, Candidate, CreatePositionBody } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
 import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
@@ -107,7 +107,9 @@ export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, or
         .executeTakeFirst();
       if (mapped) {
         // An open interview for this candidate and position is reused: a repeated stage change
-        // (or a retried activity) never schedules a second one.
+        // (or a retried activity) never schedules a second one. Parallel events for the pair wait
+        // on one transaction-scoped lock, so the second sees the first's interview once it commits.
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`ats-interview:${candidate.id}:${position.positionId}`}, 0))`.execute(trx);
         const open = await trx
           .selectFrom('recruiting.interviews')
           .select('id')
