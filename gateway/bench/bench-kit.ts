@@ -73,7 +73,7 @@ export async function runBench(name: string, body: (bench: Bench) => Promise<str
       dataDir,
       startedAt,
       gatewayUrl: `http://127.0.0.1:${env['GATEWAY_PORT']}`,
-      identity: createIdentityClient(env['IDENTITY_URL']!, env['INTERNAL_AUTH_SECRET']!),
+      identity: createIdentityClient(env['IDENTITY_URL']!, env['INTERNAL_TOKEN_KEYS']!),
       onCleanup: (cleanup) => void cleanups.push(cleanup),
     });
     writeFileSync(join(dataDir, 'results.md'), report);

@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { step } from '@hireloop/devstack/log';
 import { freePort } from '@hireloop/devstack/ports';
-import { internalKey, signInternalToken } from '@hireloop/platform';
+import { internalTokenKeys, signInternalToken } from '@hireloop/platform';
 import {
   failureNotes, machineDescription, measureLoadWithCpu, newOrganization, postmasterPid, runBench, verifyTarget, withChildren,
   type CpuSource, type CpuUsage, type LoadRow, type LoadTarget,
@@ -65,10 +65,10 @@ function markdownReport(rows: Row[], startedAt: Date): string {
 
 await runBench('bench-stack', async (bench) => {
   const { stack, env, dataDir, startedAt, gatewayUrl } = bench;
-  const secret = env['INTERNAL_AUTH_SECRET']!;
+  const secret = env['INTERNAL_TOKEN_KEYS']!;
   // Only `read`: /me is all this benchmark calls.
   const { apiKey } = await newOrganization(bench, 'Benchmark', ['read']);
-  const internalToken = await signInternalToken(internalKey(secret), { sub: 'system', org: null, scopes: ['read', 'write', 'admin'] }, 3600);
+  const internalToken = await signInternalToken(internalTokenKeys(secret), { sub: 'system', org: null, scopes: ['read', 'write', 'admin'] }, 3600);
   const plainPort = await freePort();
   const plain = await stack.startProcess('plain-me', 'gateway/bench/plain-me-server.ts', { PLAIN_ME_PORT: String(plainPort) });
   const pidOf = (name: string) => stack.children.find((c) => c.name === name)?.pid ?? 0;

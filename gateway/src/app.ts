@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response } from 'express';
-import { AppError, InternalTokenCache, internalKey, type Logger } from '@hireloop/platform';
+import { AppError, InternalTokenCache, type KeyRing, type Logger, type SecretBox } from '@hireloop/platform';
 import type { ServiceClients } from './services.js';
 import type { GatewayDb } from './db.js';
 import { requestId } from './api/request-id.js';
@@ -28,7 +28,9 @@ export interface GatewayDeps {
   db: GatewayDb;
   logger: Logger;
   publicBaseUrl: string;
-  internalAuthSecret: string;
+  internalTokenKeys: KeyRing;
+  /** Seals stored idempotent responses. */
+  storedResponses: SecretBox;
   sessionTtlHours: number;
   /** Express `trust proxy` (TRUST_PROXY): decides what req.ip is. */
   trustProxy: boolean | number | string[];
@@ -56,7 +58,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
+  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
   app.use('/developers', pagePolicy('reference'), referenceRoutes());
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));
@@ -65,7 +67,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const secureCookies = deps.publicBaseUrl.startsWith('https:');
   const sameOrigin = requireSameOrigin(deps.publicBaseUrl);
   app.use('/auth', noStore(), refuseBearer(), sameOrigin, authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
-  const tokens = new InternalTokenCache(internalKey(deps.internalAuthSecret));
+  const tokens = new InternalTokenCache(deps.internalTokenKeys);
   app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
   app.use('/console', pagePolicy('console'), refuseBearer(), sameOrigin);
   // The console is static files with no build step; its data comes from /auth and /trpc above.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, loadConfig } from '@hireloop/platform';
+import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 export const GatewayConfig = BaseConfig.extend({
   GATEWAY_PORT: z.coerce.number().int().default(3000),
@@ -26,6 +26,8 @@ export const GatewayConfig = BaseConfig.extend({
       if (/^\d+$/.test(value)) return Number(value);
       return value.split(',').map((s) => s.trim()).filter(Boolean);
     }),
+  /** Seals stored idempotent responses (AES-256-GCM key list). */
+  STORED_RESPONSE_KEYS: keyRingSetting('STORED_RESPONSE_KEYS (or the older INTERNAL_AUTH_SECRET)', 'aes256'),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
-export const loadGatewayConfig = () => loadConfig(GatewayConfig);
+export const loadGatewayConfig = () => loadConfig(GatewayConfig, serviceEnv('gateway'));

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { createDb, createLogger, createPool, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { createDb, createLogger, createPool, migrateSchema, pingDb, SecretBox, serveUntilSignalled } from '@hireloop/platform';
+import { sealStoredResponses } from './api/idempotency.js';
 import { migrations } from '../migrations/index.js';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -11,16 +12,20 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', max: 20 });
 const db = createDb<GatewayDB>(pool);
 await migrateSchema(db, 'gateway', migrations);
+const storedResponses = new SecretBox(config.STORED_RESPONSE_KEYS);
+const sealed = await sealStoredResponses(db, storedResponses);
+if (sealed > 0) logger.info({ sealed }, 'sealed idempotent responses stored in clear');
 
 const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL, integrations: config.INTEGRATIONS_URL };
-const services = createServiceClients(serviceUrls, config.INTERNAL_AUTH_SECRET);
+const services = createServiceClients(serviceUrls, config.INTERNAL_TOKEN_KEYS);
 const app = createGatewayApp({
   services,
   serviceUrls,
   db,
   logger,
   publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
-  internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+  internalTokenKeys: config.INTERNAL_TOKEN_KEYS,
+  storedResponses,
   sessionTtlHours: config.SESSION_TTL_HOURS,
   trustProxy: config.TRUST_PROXY,
   ready: async () => {

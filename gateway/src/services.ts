@@ -1,4 +1,4 @@
-import { createServiceClient, InternalTokenCache, internalKey, SYSTEM_SUBJECT, type CallContext } from '@hireloop/platform';
+import { createServiceClient, InternalTokenCache, SYSTEM_SUBJECT, type CallContext, type KeyRing } from '@hireloop/platform';
 import type { IdentityRouter } from '@hireloop/identity';
 import type { RecruitingRouter } from '@hireloop/recruiting';
 import type { IntegrationsRouter } from '@hireloop/integrations';
@@ -11,8 +11,8 @@ export interface ServiceUrls {
 }
 
 /** Typed clients of every service the gateway fronts; one set per process. */
-export function createServiceClients(urls: ServiceUrls, internalAuthSecret: string) {
-  const tokens = new InternalTokenCache(internalKey(internalAuthSecret));
+export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRing) {
+  const tokens = new InternalTokenCache(internalTokenKeys);
   const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);
   const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens);
   const integrations = createServiceClient<IntegrationsRouter>(urls.integrations, tokens);

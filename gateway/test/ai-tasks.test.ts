@@ -189,7 +189,7 @@ describe('POST /api/v1/ai/job-description (offline provider)', () => {
     const untouched = await call('GET', `/api/v1/positions/${position.id}`, { key: org.key });
     assert.notEqual(untouched.body.data.description, done.result.markdown);
 
-    const integrations = createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalAuthSecret).forOrganization(org.organization.id);
+    const integrations = createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalTokenKeys).forOrganization(org.organization.id);
     const applied = await integrations.tasks.applyToPosition.mutate({ id: created.id });
     assert.equal(applied.id, position.id);
     assert.equal(applied.description, done.result.markdown);
@@ -203,7 +203,7 @@ describe('POST /api/v1/ai/job-description (offline provider)', () => {
     const created = (await postJobDescription(org.key, { title: 'Nomad' })).body.data;
     await finalTask(org.key, created.id);
     const url = process.env['INTEGRATIONS_URL']!;
-    const secret = testEnv().internalAuthSecret;
+    const secret = testEnv().internalTokenKeys;
     await assert.rejects(createIntegrationsClient(url, secret).forOrganization(org.organization.id).tasks.applyToPosition.mutate({ id: created.id }), /not made for a position/);
     const other = await newOrg();
     await assert.rejects(createIntegrationsClient(url, secret).forOrganization(other.organization.id).tasks.applyToPosition.mutate({ id: created.id }), /No task/);
@@ -252,7 +252,7 @@ describe('AI job description with the openai SDK', () => {
       OPENAI_MODEL: 'test-jd-model-1',
     });
     processes.push(worker);
-    integrations = createIntegrationsClient(service.url, testEnv().internalAuthSecret);
+    integrations = createIntegrationsClient(service.url, testEnv().internalTokenKeys);
     org = await newOrg();
   });
   after(async () => {

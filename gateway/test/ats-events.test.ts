@@ -273,7 +273,7 @@ describe('ATS event processing', () => {
 
   it('a stage change into a mapped stage (any case) schedules an AI interview for that candidate and position', async () => {
     const source = `ats${unique()}`.slice(0, 50);
-    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalAuthSecret)
+    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys)
       .forOrganization(org.organization.id)
       .ats.setStageMappings.mutate({ source, stages: ['AI Screen', 'Technical Interview'] });
 
@@ -309,7 +309,7 @@ describe('ATS event processing', () => {
 
   it('the same stage change again (a new eventId, or a retried activity) reuses the open interview', async () => {
     const source = `ats${unique()}`.slice(0, 50);
-    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalAuthSecret).forOrganization(org.organization.id).ats.setStageMappings.mutate({ source, stages: ['AI Screen'] });
+    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys).forOrganization(org.organization.id).ats.setStageMappings.mutate({ source, stages: ['AI Screen'] });
     const candidate = { externalId: `cand-${unique()}`, email: uniqueEmail('again'), name: 'Dorothy Vaughan' };
     const job = { externalId: `job-${unique()}`, title: 'Programmer' };
     await pushAndProcess(org, event({ source, type: 'application.created', candidate, job }));
@@ -337,7 +337,7 @@ describe('ATS event processing', () => {
 
   it('an unmapped stage, or a mapped stage of another source, schedules nothing', async () => {
     const source = `ats${unique()}`.slice(0, 50);
-    const recruiting = createRecruitingClient(testEnv().recruitingUrl, testEnv().internalAuthSecret).forOrganization(org.organization.id);
+    const recruiting = createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys).forOrganization(org.organization.id);
     await recruiting.ats.setStageMappings.mutate({ source, stages: ['AI Screen'] });
     await recruiting.ats.setStageMappings.mutate({ source: `${source}x`.slice(0, 50), stages: ['Offer'] });
 
@@ -403,7 +403,7 @@ describe('ATS events across organizations', () => {
     assert.notEqual(noEmail.result.candidateId, candidateA);
 
     // B's stage mapping and a stage change must not schedule anything for A's candidate.
-    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalAuthSecret).forOrganization(b.organization.id).ats.setStageMappings.mutate({ source: 'greenhouse', stages: ['AI Screen'] });
+    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys).forOrganization(b.organization.id).ats.setStageMappings.mutate({ source: 'greenhouse', stages: ['AI Screen'] });
     const inB = await pushAndProcess(b, event({ type: 'application.created', candidate: { externalId, email: uniqueEmail('b'), name: 'Org B Person' }, job: { externalId: jobId, title: 'B role' } }));
     assert.equal(inB.result.status, 'processed', JSON.stringify(inB.result));
     assert.notEqual(inB.result.candidateId, candidateA);

@@ -63,7 +63,7 @@ describe('parallel creates of the same new candidate', () => {
   it(`POST /hiring-flows/{id}/candidates: ${PARALLEL} at once for one new person give one 201 and already_enrolled for the rest`, async () => {
     const org = await newOrg();
     const position = await newPosition(org.key);
-    const recruiting = createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_AUTH_SECRET']!).forOrganization(org.organization.id);
+    const recruiting = createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_TOKEN_KEYS']!).forOrganization(org.organization.id);
     // An ai_interview first stage: the enrollment also schedules an interview in its transaction.
     const flow = await recruiting.flows.create.mutate({ name: 'Race', positionId: position.id, stages: [{ name: 'AI interview', kind: 'ai_interview' }, { name: 'Offer', kind: 'offer' }] });
     const email = uniqueEmail('race-enr');
@@ -80,7 +80,7 @@ describe('parallel creates of the same new candidate', () => {
 
   it(`POST /hiring-flows/{id}/candidates: one new person enrolled in ${PARALLEL} flows at once is one candidate`, async () => {
     const org = await newOrg();
-    const recruiting = createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_AUTH_SECRET']!).forOrganization(org.organization.id);
+    const recruiting = createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_TOKEN_KEYS']!).forOrganization(org.organization.id);
     const flows = await times(PARALLEL, (i) => recruiting.flows.create.mutate({ name: `Flow ${i}`, stages: [{ name: 'Screen', kind: 'screen' }] }));
     const email = uniqueEmail('race-flows');
     const responses = await Promise.all(flows.map((flow) => call('POST', `/api/v1/hiring-flows/${flow.id}/candidates`, { key: org.key, body: { candidate: { email, name: 'Dorothy Vaughan' } } })));

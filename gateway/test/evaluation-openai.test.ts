@@ -39,7 +39,7 @@ describe('evaluation with the openai SDK', () => {
       OPENAI_MODEL: 'test-model-1',
     });
     processes = [service, worker];
-    recruiting = createRecruitingClient(service.url, testEnv().internalAuthSecret);
+    recruiting = createRecruitingClient(service.url, testEnv().internalTokenKeys);
     org = await newOrganizationWithKey(['read', 'write']);
     positionId = (await newPosition(org.key)).id;
   });

@@ -14,7 +14,7 @@ type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
 const newOrg = (): Promise<Org> => newOrganizationWithKey(['read', 'write']);
 
 function recruiting(orgId: string) {
-  return createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_AUTH_SECRET']!).forOrganization(orgId);
+  return createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_TOKEN_KEYS']!).forOrganization(orgId);
 }
 
 const createFlow = (orgId: string, input: FlowInput) => recruiting(orgId).flows.create.mutate(input);

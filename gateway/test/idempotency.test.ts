@@ -7,7 +7,7 @@ describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
   let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
   let db: pg.Client;
   before(async () => {
-    org = await newOrganizationWithKey(['read', 'write']);
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
     db = new pg.Client({ connectionString: testEnv().databaseUrl });
     await db.connect();
   });
@@ -78,5 +78,22 @@ describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
     const res = await call('POST', '/api/v1/candidates', { key: org.key, body: body('g'), headers: { 'idempotency-key': 'x'.repeat(256) } });
     assert.equal(res.status, 422);
     assert.equal(res.body.error.code, 'validation_failed');
+  });
+
+  it('stores responses sealed: the secret of a POST /webhooks 201 is never in clear in Postgres, and the replay still shows it', async () => {
+    const headers = { 'idempotency-key': `wh-${Date.now()}` };
+    const request = { url: 'http://127.0.0.1:9/hook', events: ['interview.scheduled'] };
+    const first = await call('POST', '/api/v1/webhooks', { key: org.key, body: request, headers });
+    assert.equal(first.status, 201, first.text);
+    const secret = first.body.data.secret as string;
+    assert.match(secret, /^whsec_/);
+    const stored = await db.query<{ response_body: string }>(
+      'select response_body from gateway.idempotency_keys where idempotency_key = $1', [headers['idempotency-key']]);
+    assert.equal(stored.rows.length, 1);
+    assert.match(stored.rows[0]!.response_body, /^v2:[A-Za-z0-9_-]+:/, 'sealed with a key id');
+    assert.ok(!stored.rows[0]!.response_body.includes(secret.slice(6)), 'no secret in clear');
+    const replay = await call('POST', '/api/v1/webhooks', { key: org.key, body: request, headers });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body.data.secret, secret);
   });
 });

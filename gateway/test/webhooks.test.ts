@@ -15,7 +15,7 @@ before(async () => {
 });
 after(() => db.end());
 
-const integrations = () => createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalAuthSecret);
+const integrations = () => createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalTokenKeys);
 
 async function register(key: string, url: string, events: string[] = ['*']) {
   const res = await call('POST', '/api/v1/webhooks', { key, body: { url, events, description: 'test receiver' } });
@@ -95,7 +95,7 @@ describe('POST /api/v1/webhooks', () => {
   it('refuses loopback when the development flag is off (the production setting)', async () => {
     const strict = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', { WEBHOOK_ALLOW_LOOPBACK: 'false', TEMPORAL_TASK_QUEUE: `strict-${process.pid}` });
     try {
-      const client = createIntegrationsClient(strict.url, testEnv().internalAuthSecret).forOrganization(org.organization.id);
+      const client = createIntegrationsClient(strict.url, testEnv().internalTokenKeys).forOrganization(org.organization.id);
       for (const url of ['http://127.0.0.1:9/hook', 'https://127.0.0.1/hook', 'https://[::1]/hook', 'https://localhost/hook']) {
         await assert.rejects(client.webhooks.create.mutate({ url, events: ['*'] }), /loopback|https/, url);
       }
@@ -210,7 +210,7 @@ describe('webhook delivery', () => {
     const workerEnv = { ...env, INTEGRATIONS_URL: service.url, WEBHOOK_ALLOW_LOOPBACK: 'true' };
     let worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', workerEnv);
     try {
-      const client = createIntegrationsClient(service.url, testEnv().internalAuthSecret).forOrganization(org.organization.id);
+      const client = createIntegrationsClient(service.url, testEnv().internalTokenKeys).forOrganization(org.organization.id);
       const hook = await client.webhooks.create.mutate({ url: receiver.url, events: ['*'] });
       await eventually(async () => (await client.webhooks.attempts.query({ webhookId: hook.id, limit: 5 })).items.length, (n) => n >= 1, 20_000);
       await new Promise((r) => setTimeout(r, 500));

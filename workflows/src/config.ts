@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig } from '@hireloop/platform';
+import { keyRingSetting, loadConfig } from '@hireloop/platform';
 
 export const WorkerConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -14,7 +14,7 @@ export const WorkerConfig = z.object({
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   /** A delivery attempt gets this long for a 2xx (PRODUCT.md §8: 15 s). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  INTERNAL_AUTH_SECRET: z.string().min(32, 'INTERNAL_AUTH_SECRET must be at least 32 characters'),
+  INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Without a key the offline provider answers (model "offline"). */
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, sql, type Logger } from '@hireloop/platform';
+import { AppError, SecretBox, sql, type Logger } from '@hireloop/platform';
 import { IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
@@ -19,8 +19,10 @@ function fingerprint(req: Request): string {
  * (API key, method, path, Idempotency-Key) with an insert that only one concurrent duplicate can
  * win; its response is stored before it is sent and replayed for 24 h. Same key with another body:
  * 422; while the first is still running: 409. A 5xx is not stored, so a retry runs again.
+ * Stored bodies are sealed (AES-256-GCM, STORED_RESPONSE_KEYS): a 201 of POST /webhooks carries
+ * the signing secret, which must never sit in clear in Postgres (PRODUCT.md §11).
  */
-export function idempotency(db: GatewayDb, logger: Logger) {
+export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.headers['idempotency-key'];
     if (req.method !== 'POST' || idemKey === undefined) return next();
@@ -48,7 +50,7 @@ export function idempotency(db: GatewayDb, logger: Logger) {
         if (existing.state === 'completed') {
           res.setHeader('Idempotent-Replayed', 'true');
           for (const [name, value] of Object.entries(existing.response_headers ?? {})) res.setHeader(name, value);
-          res.status(existing.response_status ?? 200).send(existing.response_body ?? '');
+          res.status(existing.response_status ?? 200).send(openStoredBody(box, existing.response_body));
           return;
         }
         const retaken = await db.updateTable('gateway.idempotency_keys').set({ locked_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
@@ -70,7 +72,7 @@ export function idempotency(db: GatewayDb, logger: Logger) {
           ? db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute()
           : db
               .updateTable('gateway.idempotency_keys')
-              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body, response_headers: JSON.stringify(headers) })
+              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers) })
               .where((eb) => eb.and(id))
               .execute();
       store.then(
@@ -84,4 +86,23 @@ export function idempotency(db: GatewayDb, logger: Logger) {
     }) as typeof res.end;
     next();
   };
+}
+
+/** A stored body: sealed, or (written before sealing, until sealStoredResponses ran) in clear. */
+function openStoredBody(box: SecretBox, stored: string | null): string {
+  if (!stored) return '';
+  return SecretBox.isSealed(stored) ? box.open(stored) : stored;
+}
+
+/**
+ * Seals the bodies stored in clear before sealing existed; run at every gateway start (cheap once
+ * done: it finds nothing). Rows are replayable for 24 h, so this closes the gap on upgrade.
+ */
+export async function sealStoredResponses(db: GatewayDb, box: SecretBox): Promise<number> {
+  const rows = await db.selectFrom('gateway.idempotency_keys').select(['api_key_id', 'method', 'path', 'idempotency_key', 'response_body'])
+    .where('response_body', '<>', '').where('response_body', 'not like', 'v_:%').execute();
+  for (const { response_body: body, ...id } of rows) {
+    await db.updateTable('gateway.idempotency_keys').set({ response_body: box.seal(body!) }).where((eb) => eb.and(id)).where('response_body', '=', body).execute();
+  }
+  return rows.length;
 }

@@ -1,24 +1,37 @@
 import { z } from 'zod';
+import { keyRingSetting, withLegacyKeys } from './keys.js';
 
 /** Settings every process shares. Each process extends this with its own and parses once at start. */
 export const BaseConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  INTERNAL_AUTH_SECRET: z.string().min(32, 'INTERNAL_AUTH_SECRET must be at least 32 characters'),
+  /** Signs service-to-service tokens (see keys.ts for the key-list format and the legacy fallback). */
+  INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
 });
 
 export class ConfigError extends Error {}
 
 /**
  * Parses `env` with `schema`, failing fast with one readable line per problem.
- * The only place a process reads its environment; the result is passed down.
+ * The only place a process reads its environment; the result is passed down. Key settings from
+ * before key ids (INTERNAL_AUTH_SECRET, WEBHOOK_SECRET_KEY) still work: see withLegacyKeys.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(withLegacyKeys(env));
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return result.data;
+}
+
+/**
+ * The environment as one service sees it: its own connection string (`IDENTITY_DATABASE_URL`,
+ * `RECRUITING_DATABASE_URL`, `INTEGRATIONS_DATABASE_URL`, `GATEWAY_DATABASE_URL`: each service's
+ * own Postgres role) wins over the shared DATABASE_URL.
+ */
+export function serviceEnv(service: 'identity' | 'recruiting' | 'integrations' | 'gateway', env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const own = env[`${service.toUpperCase()}_DATABASE_URL`];
+  return own ? { ...env, DATABASE_URL: own } : env;
 }

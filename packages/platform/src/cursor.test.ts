@@ -2,9 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CursorCodec, toPage } from './cursor.js';
 import { AppError } from './errors.js';
+import { parseKeyRing } from './keys.js';
 
 describe('keyset cursors', () => {
-  const codec = new CursorCodec('x'.repeat(32));
+  const ring = (setting: string) => parseKeyRing(setting, 'secret');
+  const codec = new CursorCodec(ring(`c1:${'x'.repeat(32)}`));
   const at = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id: 'int_abc' };
 
   const ctx = (filters: Record<string, unknown> = {}, list = 'interviews', organizationId = 'org_a') => ({ list, organizationId, filters });
@@ -21,9 +23,9 @@ describe('keyset cursors', () => {
 
   it('refuses a tampered cursor with validation_failed', () => {
     const cursor = codec.encode(at, ctx());
-    const [payload, sig] = cursor.split('.');
+    const [payload, kid, sig] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'int_zzz', 'x'])).toString('base64url');
-    for (const bad of [`${forged}.${sig}`, `${payload}.${sig!.slice(0, -1)}A`, 'garbage', `${payload}`]) {
+    for (const bad of [`${forged}.${kid}.${sig}`, `${payload}.${kid}.${sig!.slice(0, -1)}A`, `${payload}.c9.${sig}`, 'garbage', `${payload}`, `${payload}.${kid}`, 'a.b.c.d']) {
       assert.throws(() => codec.decode(bad, ctx()), (e: unknown) => e instanceof AppError && e.code === 'validation_failed');
     }
   });
@@ -34,8 +36,18 @@ describe('keyset cursors', () => {
   });
 
   it('refuses a cursor signed with another secret', () => {
-    const other = new CursorCodec('y'.repeat(32));
+    const other = new CursorCodec(ring(`c1:${'y'.repeat(32)}`));
     assert.throws(() => codec.decode(other.encode(at, ctx()), ctx()), AppError);
+  });
+
+  it('keeps cursors of the previous key valid while it is listed, and reads cursors made before key ids', () => {
+    const rotated = new CursorCodec(ring(`c2:${'z'.repeat(32)},c1:${'x'.repeat(32)}`));
+    const old = codec.encode(at, ctx());
+    assert.deepEqual(rotated.decode(old, ctx()), at);
+    assert.equal(rotated.encode(at, ctx()).split('.')[1], 'c2');
+    assert.throws(() => new CursorCodec(ring(`c2:${'z'.repeat(32)}`)).decode(old, ctx()), AppError);
+    const [payload, , signature] = old.split('.');
+    assert.deepEqual(rotated.decode(`${payload}.${signature}`, ctx()), at, 'a cursor without a key id is checked against every key');
   });
 
   it('gives a next cursor only when there is a next page', () => {

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { AppError } from './errors.js';
+import type { Key, KeyRing } from './keys.js';
 
 /** Where a keyset page ends: lists are ordered newest first by (created_at, id). */
 export interface KeysetPosition {
@@ -25,27 +26,36 @@ function fingerprint({ list, organizationId, filters }: CursorContext): string {
 
 /**
  * Opaque, tamper-checked cursors (PRODUCT.md §5): the position and a fingerprint of the filters
- * the page was made with, signed with HMAC-SHA256. A changed cursor or changed filters → 422.
+ * the page was made with, signed with HMAC-SHA256 under the current CURSOR_KEYS key:
+ * `<payload>.<key id>.<signature>`. A changed cursor or changed filters → 422. Cursors from before
+ * key ids (`<payload>.<signature>`) are checked against every key.
  */
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  constructor(private readonly keys: KeyRing) {}
 
-  private sign(payload: string): string {
-    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
+  private sign(key: Key, payload: string): string {
+    return createHmac('sha256', key.secret).update(payload).digest('base64url').slice(0, 22);
+  }
+
+  private signedBy(key: Key, payload: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(key, payload));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
   encode(position: KeysetPosition, context: CursorContext): string {
     const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id, fingerprint(context)])).toString('base64url');
-    return `${payload}.${this.sign(payload)}`;
+    const key = this.keys.current;
+    return `${payload}.${key.id}.${this.sign(key, payload)}`;
   }
 
   decode(cursor: string, context: CursorContext): KeysetPosition {
     const invalid = (message: string) => new AppError('validation_failed', message, [{ path: 'cursor', message }]);
-    const [payload, signature] = cursor.split('.');
-    if (!payload || !signature) throw invalid('The cursor is malformed.');
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('The cursor is invalid or was modified.');
+    const parts = cursor.split('.');
+    const [payload, kid, signature] = parts.length === 2 ? [parts[0], undefined, parts[1]] : parts;
+    if (!payload || !signature || parts.length > 3) throw invalid('The cursor is malformed.');
+    const keys = kid === undefined ? this.keys.keys : this.keys.keys.filter((k) => k.id === kid);
+    if (!keys.some((key) => this.signedBy(key, payload, signature))) throw invalid('The cursor is invalid or was modified.');
     const [createdAt, id, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
     if (filterPrint !== fingerprint(context)) throw invalid('This cursor belongs to another list, or its filters differ from those given now.');
     return { createdAt: new Date(createdAt), id };

@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './keys.js';
 export * from './logger.js';
 export * from './errors.js';
 export * from './internal-auth.js';

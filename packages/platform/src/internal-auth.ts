@@ -1,10 +1,11 @@
-import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { Scope } from '@hireloop/contracts';
 import { z } from 'zod';
+import { parseKeyRing, type KeyRing } from './keys.js';
 
 /**
  * Service-to-service identity (ARCHITECTURE.md "Boundaries"): a short-lived HS256 JWT signed with
- * INTERNAL_AUTH_SECRET. `sub` is a user id, an API key id, or `system`; `org` is the organization
+ * the current key of INTERNAL_TOKEN_KEYS, its id in the `kid` header. `sub` is a user id, an API key id, or `system`; `org` is the organization
  * every call is confined to (null only for system calls that span organizations).
  */
 export const InternalAuth = z.object({
@@ -19,31 +20,47 @@ const ISSUER = 'hireloop';
 const AUDIENCE = 'hireloop-internal';
 const TTL_SECONDS = 60;
 
-export function internalKey(secret: string): Uint8Array {
-  return new TextEncoder().encode(secret);
+/** The internal token keys from a KeyRing or its setting (`k1:<secret>,…`; tools pass the setting). */
+export function internalTokenKeys(keys: KeyRing | string): KeyRing {
+  return typeof keys === 'string' ? parseKeyRing(keys, 'secret') : keys;
 }
 
-export async function signInternalToken(key: Uint8Array, auth: InternalAuth, ttlSeconds = TTL_SECONDS): Promise<string> {
+export async function signInternalToken(keys: KeyRing, auth: InternalAuth, ttlSeconds = TTL_SECONDS): Promise<string> {
+  const { id, secret } = keys.current;
   return new SignJWT({ org: auth.org, scopes: auth.scopes })
-    .setProtectedHeader({ alg: 'HS256' })
+    .setProtectedHeader({ alg: 'HS256', kid: id })
     .setSubject(auth.sub)
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key);
+    .sign(secret);
 }
 
 /** Returns the caller's identity, or null for a missing, forged or expired token. */
-export async function verifyInternalToken(key: Uint8Array, token: string | undefined): Promise<InternalAuth | null> {
+/**
+ * Returns the caller's identity, or null for a missing, forged or expired token. The `kid` header
+ * picks the key; a token without one (signed before key ids) is tried with every key.
+ */
+export async function verifyInternalToken(keys: KeyRing, token: string | undefined): Promise<InternalAuth | null> {
   if (!token) return null;
+  let kid: unknown;
   try {
-    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-    const parsed = InternalAuth.safeParse({ sub: payload.sub, org: payload['org'] ?? null, scopes: payload['scopes'] ?? [] });
-    return parsed.success ? parsed.data : null;
+    kid = decodeProtectedHeader(token).kid;
   } catch {
     return null;
   }
+  const candidates = kid === undefined ? keys.keys : keys.keys.filter((k) => k.id === kid);
+  for (const key of candidates) {
+    try {
+      const { payload } = await jwtVerify(token, key.secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const parsed = InternalAuth.safeParse({ sub: payload.sub, org: payload['org'] ?? null, scopes: payload['scopes'] ?? [] });
+      return parsed.success ? parsed.data : null;
+    } catch {
+      /* the next key, if any */
+    }
+  }
+  return null;
 }
 
 /**
@@ -52,14 +69,17 @@ export async function verifyInternalToken(key: Uint8Array, token: string | undef
  */
 export class InternalTokenCache {
   private readonly cache = new Map<string, { token: string; refreshAt: number }>();
-  constructor(private readonly key: Uint8Array) {}
+  private readonly keys: KeyRing;
+  constructor(keys: KeyRing | string) {
+    this.keys = internalTokenKeys(keys);
+  }
 
   async tokenFor(auth: InternalAuth): Promise<string> {
     const id = `${auth.sub}|${auth.org ?? ''}|${auth.scopes.join(',')}`;
     const now = Date.now();
     const hit = this.cache.get(id);
     if (hit && hit.refreshAt > now) return hit.token;
-    const token = await signInternalToken(this.key, auth);
+    const token = await signInternalToken(this.keys, auth);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(id, { token, refreshAt: now + (TTL_SECONDS - 15) * 1000 });
     return token;
@@ -73,14 +93,14 @@ export class InternalTokenCache {
  */
 export class InternalTokenVerifier {
   private readonly verified = new Map<string, { auth: InternalAuth; expiresAt: number }>();
-  constructor(private readonly key: Uint8Array) {}
+  constructor(private readonly keys: KeyRing) {}
 
   async verify(token: string | undefined): Promise<InternalAuth | null> {
     if (!token) return null;
     const now = Date.now();
     const hit = this.verified.get(token);
     if (hit && hit.expiresAt > now) return hit.auth;
-    const auth = await verifyInternalToken(this.key, token);
+    const auth = await verifyInternalToken(this.keys, token);
     if (!auth) return null;
     const exp = decodeJwt(token).exp;
     if (this.verified.size > 10_000) this.verified.clear();

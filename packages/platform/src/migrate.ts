@@ -7,7 +7,10 @@ import { Migrator, type Migration } from 'kysely/migration';
  * makes concurrent starts of several instances safe, and already-applied ones are skipped.
  */
 export async function migrateSchema<DB>(db: Kysely<DB>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
-  await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  // The launcher (or an administrator) creates the schema owned by the service's role, which may
+  // not create schemas itself; create it only when it is missing.
+  const exists = await sql<{ n: number }>`select 1 as n from pg_namespace where nspname = ${schema}`.execute(db);
+  if (exists.rows.length === 0) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const migrator = new Migrator({
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },

@@ -2,14 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AnyTRPCRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from './logger.js';
-import { internalKey, InternalTokenVerifier } from './internal-auth.js';
+import { InternalTokenVerifier } from './internal-auth.js';
+import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
 import { newRequestId, isWellFormedRequestId } from './request-id.js';
 
 export interface ServiceServerOptions {
   name: string;
   router: AnyTRPCRouter;
-  internalAuthSecret: string;
+  internalTokenKeys: KeyRing;
   logger: Logger;
   /** Readiness: resolves when every dependency answers. */
   ready: () => Promise<void>;
@@ -21,7 +22,7 @@ export interface ServiceServerOptions {
  * approved procedure builder refuses).
  */
 export function createServiceServer(options: ServiceServerOptions): Server {
-  const verifier = new InternalTokenVerifier(internalKey(options.internalAuthSecret));
+  const verifier = new InternalTokenVerifier(options.internalTokenKeys);
   const trpc = createHTTPHandler({
     router: options.router,
     basePath: '/trpc/',

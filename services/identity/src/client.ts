@@ -1,4 +1,4 @@
-import { createServiceClient, InternalTokenCache, internalKey, SYSTEM_SUBJECT, type InternalAuth } from '@hireloop/platform';
+import { createServiceClient, InternalTokenCache, SYSTEM_SUBJECT, type KeyRing, type InternalAuth } from '@hireloop/platform';
 import { SCOPES } from '@hireloop/contracts';
 import type { IdentityRouter } from './router.js';
 
@@ -6,8 +6,8 @@ import type { IdentityRouter } from './router.js';
  * A client of the identity service for platform tooling (launcher, CLI, tests): calls as the
  * `system` subject, optionally confined to one organization.
  */
-export function createIdentityClient(identityUrl: string, internalAuthSecret: string) {
-  const client = createServiceClient<IdentityRouter>(identityUrl, new InternalTokenCache(internalKey(internalAuthSecret)));
+export function createIdentityClient(identityUrl: string, internalTokenKeys: KeyRing | string) {
+  const client = createServiceClient<IdentityRouter>(identityUrl, new InternalTokenCache(internalTokenKeys));
   const as = (org: string | null): InternalAuth => ({ sub: SYSTEM_SUBJECT, org, scopes: [...SCOPES] });
   return {
     system: client({ auth: as(null) }),

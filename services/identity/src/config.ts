@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, loadConfig } from '@hireloop/platform';
+import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 import type { LoginThrottlePolicy } from './sessions/login-throttle.js';
 
 export const IdentityConfig = BaseConfig.extend({
@@ -12,10 +12,12 @@ export const IdentityConfig = BaseConfig.extend({
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(30),
   LOGIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
+  CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 
-export const loadIdentityConfig = () => loadConfig(IdentityConfig);
+export const loadIdentityConfig = () => loadConfig(IdentityConfig, serviceEnv('identity'));
 
 export const loginThrottlePolicy = (config: IdentityConfig): LoginThrottlePolicy => ({
   maxFailuresPerEmail: config.LOGIN_MAX_FAILURES,

@@ -15,8 +15,8 @@ const db = createDb<IdentityDB>(pool);
 await migrateSchema(db, 'identity', migrations);
 const router = createIdentityRouter({
   db,
-  cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET),
+  cursors: new CursorCodec(config.CURSOR_KEYS),
   login: { ttlHours: config.SESSION_TTL_HOURS, throttle: loginThrottlePolicy(config), passwords },
 });
-const server = createServiceServer({ name: 'identity', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
+const server = createServiceServer({ name: 'identity', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.IDENTITY_PORT, config.HOST, logger, () => db.destroy());

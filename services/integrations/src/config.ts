@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, loadConfig } from '@hireloop/platform';
+import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 const Bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** "5s,5m,30m,2h" → seconds. */
@@ -15,12 +15,14 @@ export const IntegrationsConfig = BaseConfig.extend({
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
-  /** 32 random bytes, base64: encrypts webhook secrets at rest. */
-  WEBHOOK_SECRET_KEY: z.string().refine((k) => Buffer.from(k, 'base64').length === 32, 'WEBHOOK_SECRET_KEY must be 32 bytes, base64'),
+  /** Encrypts webhook secrets at rest: AES-256-GCM key list (32 bytes, base64, each). */
+  WEBHOOK_SECRET_KEYS: keyRingSetting('WEBHOOK_SECRET_KEYS (or the older WEBHOOK_SECRET_KEY)', 'aes256'),
+  /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
+  CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Development only: lets webhooks target loopback (http allowed there). */
   WEBHOOK_ALLOW_LOOPBACK: Bool.default(false),
   /** Waits between delivery attempts (PRODUCT.md §8). */
   WEBHOOK_RETRY_SCHEDULE: Schedule.prefault('5s,5m,30m,2h,5h,10h,10h'),
 });
 export type IntegrationsConfig = z.infer<typeof IntegrationsConfig>;
-export const loadIntegrationsConfig = () => loadConfig(IntegrationsConfig);
+export const loadIntegrationsConfig = () => loadConfig(IntegrationsConfig, serviceEnv('integrations'));

@@ -19,10 +19,10 @@ const delivery = { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, retrySchedule: 
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
 const router = createIntegrationsRouter({
   db,
-  cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET),
-  secrets: new SecretBox(config.WEBHOOK_SECRET_KEY),
+  cursors: new CursorCodec(config.CURSOR_KEYS),
+  secrets: new SecretBox(config.WEBHOOK_SECRET_KEYS),
   delivery,
-  recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_AUTH_SECRET),
+  recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
@@ -32,7 +32,7 @@ const temporal = new Client({ connection: Connection.lazy({ address: config.TEMP
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
 await relay.start(config.DATABASE_URL);
 
-const server = createServiceServer({ name: 'integrations', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
+const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
   await publisher.stop();
   await relay.stop();

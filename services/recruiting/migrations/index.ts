@@ -3,6 +3,7 @@ import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_recruiting.js';
 import * as m0003 from './0003_interviews_flows.js';
 import * as m0005 from './0005_ats.js';
+import * as m0006 from './0006_invite_token_sealed.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0003_interviews_flows': m0003,
   '0004_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('recruiting').execute(db)) },
   '0005_ats': m0005,
+  '0006_invite_token_sealed': m0006,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, loadConfig } from '@hireloop/platform';
+import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 export const RecruitingConfig = BaseConfig.extend({
   RECRUITING_PORT: z.coerce.number().int().default(3102),
@@ -10,6 +10,12 @@ export const RecruitingConfig = BaseConfig.extend({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   EXPIRY_SWEEP_SECONDS: z.coerce.number().min(1).default(30),
+  /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
+  CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
+  /** Seals invite tokens so `inviteUrl` can be shown again (AES-256-GCM key list). */
+  INVITE_TOKEN_KEYS: keyRingSetting('INVITE_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'aes256'),
+  /** The secret invite tokens were derived from before they were random: the start-up backfill seals those tokens. */
+  INTERNAL_AUTH_SECRET: z.string().min(32).optional(),
 });
 export type RecruitingConfig = z.infer<typeof RecruitingConfig>;
-export const loadRecruitingConfig = () => loadConfig(RecruitingConfig);
+export const loadRecruitingConfig = () => loadConfig(RecruitingConfig, serviceEnv('recruiting'));

@@ -41,6 +41,8 @@ export interface InterviewsTable {
   position_id: string;
   duration_minutes: number;
   invite_token_hash: string;
+  /** The token sealed with INVITE_TOKEN_KEYS (null only before the start-up backfill). */
+  invite_token_sealed: string | null;
   questions: Json<string[]>;
   answers: ColumnType<string[] | null, string | null, string | null>;
   expires_at: Date;

@@ -1,12 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, integrationsEventSink, InternalTokenCache, internalKey, migrateSchema, OutboxPublisher, pingDb,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, SecretBox, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
   serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
 import { loadRecruitingConfig } from './config.js';
 import { SCHEMA, type RecruitingDB } from './db.js';
-import { InviteTokens } from './interviews/invite-token.js';
+import { InviteTokens, sealLegacyInviteTokens } from './interviews/invite-token.js';
 import { expireOverdueInterviews } from './interviews/interviews.queries.js';
 import { createRecruitingRouter } from './router.js';
 
@@ -16,15 +16,17 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting
 const db = createDb<RecruitingDB>(pool);
 await migrateSchema(db, SCHEMA, migrations);
 
-const tokens = new InviteTokens(config.INTERNAL_AUTH_SECRET, config.PUBLIC_BASE_URL.replace(/\/$/, ''));
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.INTERNAL_AUTH_SECRET), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE });
+const tokens = new InviteTokens(new SecretBox(config.INVITE_TOKEN_KEYS), config.PUBLIC_BASE_URL.replace(/\/$/, ''), config.INTERNAL_AUTH_SECRET);
+const backfill = await sealLegacyInviteTokens(db, tokens, logger);
+if (backfill.sealed > 0) logger.info(backfill, 'sealed the invite tokens of interviews created before tokens were random');
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
 await relay.start(config.DATABASE_URL);
 // Every event in our outbox goes to the integrations service for webhook fan-out.
-const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(internalKey(config.INTERNAL_AUTH_SECRET)));
+const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(config.INTERNAL_TOKEN_KEYS));
 const publisher = new OutboxPublisher(db, SCHEMA, sink, logger);
 await publisher.start(config.DATABASE_URL);
 
@@ -36,7 +38,7 @@ const sweep = setInterval(() => {
   );
 }, config.EXPIRY_SWEEP_SECONDS * 1000);
 
-const server = createServiceServer({ name: 'recruiting', router, internalAuthSecret: config.INTERNAL_AUTH_SECRET, logger, ready: () => pingDb(db) });
+const server = createServiceServer({ name: 'recruiting', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.RECRUITING_PORT, config.HOST, logger, async () => {
   clearInterval(sweep);
   await publisher.stop();

@@ -39,8 +39,11 @@ describe('the production runtime tree', () => {
         DATABASE_URL: database.url,
         TEMPORAL_ADDRESS: process.env['TEMPORAL_ADDRESS']!,
         TEMPORAL_TASK_QUEUE: `runtime-tree-${process.pid}`,
-        INTERNAL_AUTH_SECRET: process.env['INTERNAL_AUTH_SECRET']!,
-        WEBHOOK_SECRET_KEY: process.env['WEBHOOK_SECRET_KEY']!,
+        INTERNAL_TOKEN_KEYS: process.env['INTERNAL_TOKEN_KEYS']!,
+        CURSOR_KEYS: process.env['CURSOR_KEYS']!,
+        WEBHOOK_SECRET_KEYS: process.env['WEBHOOK_SECRET_KEYS']!,
+        STORED_RESPONSE_KEYS: process.env['STORED_RESPONSE_KEYS']!,
+        INVITE_TOKEN_KEYS: process.env['INVITE_TOKEN_KEYS']!,
       };
       for (const p of PROCESSES) {
         const port = await freePort();

@@ -9,9 +9,9 @@ export const DEMO_ADMIN_EMAIL = 'admin@demo.hireloop.dev';
  * key with every scope, printed once (the stack never stores it).
  */
 export async function bootstrapDemo(env: Record<string, string>, adminPassword: string) {
-  const internalAuthSecret = env['INTERNAL_AUTH_SECRET']!;
+  const internalTokenKeys = env['INTERNAL_TOKEN_KEYS']!;
   const identityUrl = env['IDENTITY_URL']!;
-  const identity = createIdentityClient(identityUrl, internalAuthSecret);
+  const identity = createIdentityClient(identityUrl, internalTokenKeys);
   const { organization, created } = await identity.system.organizations.ensureDemo
     .mutate({ email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', password: adminPassword })
     .catch(rethrowServiceError);
@@ -19,6 +19,6 @@ export async function bootstrapDemo(env: Record<string, string>, adminPassword: 
     .forOrganization(organization.id)
     .apiKeys.create.mutate({ name: `npm start ${new Date().toISOString()}`, scopes: ['read', 'write', 'admin'] })
     .catch(rethrowServiceError);
-  await createRecruitingClient(env['RECRUITING_URL']!, internalAuthSecret).system.flows.seedDemo.mutate({ organizationId: organization.id }).catch(rethrowServiceError);
+  await createRecruitingClient(env['RECRUITING_URL']!, internalTokenKeys).system.flows.seedDemo.mutate({ organizationId: organization.id }).catch(rethrowServiceError);
   return { organization, created, apiKey: key.key, admin: { email: DEMO_ADMIN_EMAIL, password: adminPassword } };
 }

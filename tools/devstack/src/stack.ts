@@ -4,7 +4,8 @@ import { prefixer, step, withProgress } from './log.js';
 import { ROOT } from './paths.js';
 import { freePort, requirePort } from './ports.js';
 import { checkDatabase, startEmbeddedPostgres, type PostgresHandle } from './postgres.js';
-import { localSecrets } from './secrets.js';
+import { DATABASE_SERVICES, databaseUrlEnv, ensureServiceRoles } from './database-roles.js';
+import { keySettings, localSecrets } from './secrets.js';
 import { SERVICES } from './services.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer, waitForTemporal, type TemporalHandle } from './temporal-server.js';
@@ -50,8 +51,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const env: Record<string, string> = {
       NODE_ENV: given['NODE_ENV'] ?? (mode === 'test' ? 'test' : 'development'),
       LOG_LEVEL: given['LOG_LEVEL'] ?? (mode === 'test' ? 'warn' : 'info'),
-      INTERNAL_AUTH_SECRET: given['INTERNAL_AUTH_SECRET'] ?? secrets.internalAuthSecret,
-      WEBHOOK_SECRET_KEY: given['WEBHOOK_SECRET_KEY'] ?? secrets.webhookSecretKey,
+      ...keySettings(given, secrets),
     };
 
     // Database
@@ -68,6 +68,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
       cleanups.push(postgres.stop);
       env['DATABASE_URL'] = postgres.url;
+    }
+    // Each service connects as its own role; per-service URLs given in the environment win.
+    const ownUrls = DATABASE_SERVICES.map((s) => given[databaseUrlEnv(s)]);
+    if (ownUrls.every(Boolean)) {
+      DATABASE_SERVICES.forEach((s, i) => (env[databaseUrlEnv(s)] = ownUrls[i]!));
+    } else {
+      const urls = await withProgress("Creating each service's database role", ensureServiceRoles(env['DATABASE_URL'], secrets.databasePasswords));
+      DATABASE_SERVICES.forEach((s, i) => (env[databaseUrlEnv(s)] = ownUrls[i] ?? urls[s]));
     }
 
     // Temporal

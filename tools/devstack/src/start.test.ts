@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +33,9 @@ describe('npm start (the launcher)', () => {
         DATABASE_URL: database.url,
         TEMPORAL_ADDRESS: process.env['TEMPORAL_ADDRESS'],
         TEMPORAL_CLI: process.env['TEMPORAL_CLI'],
-        INTERNAL_AUTH_SECRET: process.env['INTERNAL_AUTH_SECRET'],
-        WEBHOOK_SECRET_KEY: process.env['WEBHOOK_SECRET_KEY'],
+        // Configured as a stack from before key ids was: these two only. It must still start.
+        INTERNAL_AUTH_SECRET: randomBytes(32).toString('base64url'),
+        WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
         TEMPORAL_TASK_QUEUE: `launcher-${process.pid}`,
         PUBLIC_BASE_URL: `http://localhost:${ports['GATEWAY_PORT']}`,
         HIRELOOP_RUNTIME_FILE: runtimeFile,

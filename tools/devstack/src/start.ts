@@ -38,7 +38,7 @@ try {
       };
     },
   });
-  writeRuntimeInfo({ identityUrl: stack.env['IDENTITY_URL']!, internalAuthSecret: stack.env['INTERNAL_AUTH_SECRET']!, gatewayUrl: stack.urls.gateway, pid: process.pid }, runtimeFile);
+  writeRuntimeInfo({ identityUrl: stack.env['IDENTITY_URL']!, internalTokenKeys: stack.env['INTERNAL_TOKEN_KEYS']!, gatewayUrl: stack.urls.gateway, pid: process.pid }, runtimeFile);
   const demo = await bootstrapDemo(stack.env, localSecrets(DATA_DIR).demoAdminPassword);
   for (const child of stack.children) {
     void child.exited.then((code) => {

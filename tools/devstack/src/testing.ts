@@ -22,7 +22,7 @@ export function testEnv() {
     gatewayUrl: need('GATEWAY_URL'),
     identityUrl: need('IDENTITY_URL'),
     recruitingUrl: need('RECRUITING_URL'),
-    internalAuthSecret: need('INTERNAL_AUTH_SECRET'),
+    internalTokenKeys: need('INTERNAL_TOKEN_KEYS'),
     databaseUrl: need('DATABASE_URL'),
     temporalAddress: need('TEMPORAL_ADDRESS'),
     demoOrgId: need('TEST_DEMO_ORG_ID'),
@@ -33,12 +33,12 @@ export function testEnv() {
 
 export function testRecruiting() {
   const env = testEnv();
-  return createRecruitingClient(env.recruitingUrl, env.internalAuthSecret);
+  return createRecruitingClient(env.recruitingUrl, env.internalTokenKeys);
 }
 
 export function testIdentity() {
   const env = testEnv();
-  return createIdentityClient(env.identityUrl, env.internalAuthSecret);
+  return createIdentityClient(env.identityUrl, env.internalTokenKeys);
 }
 
 /** A fresh organization with one key, so tests never see each other's data. */
@@ -153,6 +153,8 @@ export async function ownDatabase(prefix: string): Promise<{ url: string; drop: 
     url: url.toString(),
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
+      // Roles are per cluster: drop the service roles a launcher made for it (database-roles.ts).
+      for (const service of ['identity', 'recruiting', 'integrations', 'gateway']) await admin.query(`drop role if exists ${name}_${service}`);
       await admin.end();
     },
   };

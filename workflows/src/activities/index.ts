@@ -9,8 +9,8 @@ import { createAtsActivities } from './ats-events.js';
 
 /** Every activity the worker registers, wired to its dependencies once per process. */
 export function createActivities(config: WorkerConfig) {
-  const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_AUTH_SECRET);
-  const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_AUTH_SECRET);
+  const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS);
+  const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_TOKEN_KEYS);
   const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
   return {
     ...createEvaluationActivities({ recruiting, ai }),

@@ -12,7 +12,7 @@ The organization defaults to the demo organization.`;
 runCli(USAGE, async () => {
   const [command, ...rest] = process.argv.slice(2);
   const runtime = readRuntimeInfo();
-  const identity = createIdentityClient(runtime.identityUrl, runtime.internalAuthSecret);
+  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys);
   const orgOf = async (flag: string | undefined) => flag ?? (await identity.system.organizations.demo.query()).id;
 
   switch (command) {

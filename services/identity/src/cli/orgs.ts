@@ -10,7 +10,7 @@ runCli(USAGE, async () => {
   const { flags } = parseArgs(rest, ['name']);
   if (!flags['name']) throw new UsageError('--name is required');
   const runtime = readRuntimeInfo();
-  const identity = createIdentityClient(runtime.identityUrl, runtime.internalAuthSecret);
+  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys);
   const org = await identity.system.organizations.create.mutate({ name: flags['name'] }).catch(rethrowServiceError);
   process.stdout.write(`${org.id}\n`);
 });

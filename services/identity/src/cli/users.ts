@@ -16,7 +16,7 @@ runCli(USAGE, async () => {
   if (!email) throw new UsageError('--email is required');
   if (!password) throw new UsageError('--password is required');
   const runtime = readRuntimeInfo();
-  const identity = createIdentityClient(runtime.identityUrl, runtime.internalAuthSecret);
+  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys);
   const organizationId = flags['org'] ?? (await identity.system.organizations.demo.query().catch(rethrowServiceError)).id;
   const name = flags['name'] ?? email.split('@')[0]!;
   const user = await identity.system.users.create.mutate({ organizationId, email, name, password }).catch(rethrowServiceError);

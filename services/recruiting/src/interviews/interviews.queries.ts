@@ -36,7 +36,7 @@ export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview 
     candidate: { id: row.candidate_id, email: row.candidate_email, name: row.candidate_name },
     positionId: row.position_id,
     duration: row.duration_minutes,
-    inviteUrl: tokens.urlFor(row.id),
+    inviteUrl: tokens.urlFor(row),
     expiresAt: row.expires_at.toISOString(),
     startedAt: row.started_at?.toISOString() ?? null,
     completedAt: row.completed_at?.toISOString() ?? null,
@@ -65,6 +65,7 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
   const candidate = await findOrCreateCandidate(trx, organizationId, input.candidate);
   const now = new Date();
   const id = newId(ID_PREFIXES.interview, now.getTime());
+  const invite = tokens.issue();
   const questions = position.interview_questions.length ? position.interview_questions : DEFAULT_INTERVIEW_QUESTIONS;
   const row = await trx
     .insertInto('recruiting.interviews')
@@ -77,7 +78,8 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
       candidate_id: candidate.id,
       position_id: position.id,
       duration_minutes: input.duration,
-      invite_token_hash: InviteTokens.hash(tokens.tokenFor(id)),
+      invite_token_hash: invite.hash,
+      invite_token_sealed: invite.sealed,
       questions: JSON.stringify(questions),
       expires_at: new Date(now.getTime() + input.expiresInDays * DAY_MS),
       created_at: now,
