@@ -71,6 +71,9 @@ export function newKeyRingSetting(kind: KeyKind, id = 'k1'): string {
   return `${id}:${kind === 'secret' ? randomBytes(32).toString('base64url') : randomBytes(32).toString('base64')}`;
 }
 
+/** Every key-list setting of the platform, one per purpose. */
+export const KEY_SETTING_NAMES = ['INTERNAL_TOKEN_KEYS', 'CURSOR_KEYS', 'WEBHOOK_SECRET_KEYS', 'STORED_RESPONSE_KEYS', 'INVITE_TOKEN_KEYS'] as const;
+
 /** Key id the settings from before key ids get: `k0`. */
 export const LEGACY_KEY_ID = 'k0';
 
@@ -81,8 +84,10 @@ export const LEGACY_KEY_ID = 'k0';
  * key `k0` of its setting, so rotating to a new key is the same step as any later rotation.
  */
 export function withLegacyKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out = { ...env };
-  const legacy = env['INTERNAL_AUTH_SECRET'];
+  const out: NodeJS.ProcessEnv = { ...env };
+  // An empty value is unset (Compose passes `${NAME:-}` through as '').
+  for (const name of [...KEY_SETTING_NAMES, 'INTERNAL_AUTH_SECRET', 'WEBHOOK_SECRET_KEY']) if (out[name] === '') delete out[name];
+  const legacy = out['INTERNAL_AUTH_SECRET'];
   const derived = (purpose: string) => Buffer.from(hkdfSync('sha256', legacy!, 'hireloop', purpose, 32)).toString('base64');
   if (legacy) {
     out['INTERNAL_TOKEN_KEYS'] ??= `${LEGACY_KEY_ID}:${legacy}`;
@@ -90,6 +95,6 @@ export function withLegacyKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     out['STORED_RESPONSE_KEYS'] ??= `${LEGACY_KEY_ID}:${derived('stored-responses')}`;
     out['INVITE_TOKEN_KEYS'] ??= `${LEGACY_KEY_ID}:${derived('invite-token-seal')}`;
   }
-  if (env['WEBHOOK_SECRET_KEY']) out['WEBHOOK_SECRET_KEYS'] ??= `${LEGACY_KEY_ID}:${env['WEBHOOK_SECRET_KEY']}`;
+  if (out['WEBHOOK_SECRET_KEY']) out['WEBHOOK_SECRET_KEYS'] ??= `${LEGACY_KEY_ID}:${out['WEBHOOK_SECRET_KEY']}`;
   return out;
 }

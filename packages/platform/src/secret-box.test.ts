@@ -50,5 +50,6 @@ describe('sealed values and key rings', () => {
     assert.notEqual(env['STORED_RESPONSE_KEYS'], env['INVITE_TOKEN_KEYS']);
     for (const name of ['STORED_RESPONSE_KEYS', 'INVITE_TOKEN_KEYS', 'WEBHOOK_SECRET_KEYS']) parseKeyRing(env[name]!, 'aes256');
     assert.equal(withLegacyKeys({ INTERNAL_AUTH_SECRET: 's'.repeat(40), CURSOR_KEYS: 'set' })['CURSOR_KEYS'], 'set', 'a new setting wins');
+    assert.equal(withLegacyKeys({ INTERNAL_AUTH_SECRET: 's'.repeat(40), CURSOR_KEYS: '' })['CURSOR_KEYS'], `k0:${'s'.repeat(40)}`, 'an empty setting is unset');
   });
 });
