@@ -95,5 +95,6 @@ describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
     const replay = await call('POST', '/api/v1/webhooks', { key: org.key, body: request, headers });
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.equal(replay.body.data.secret, secret);
+    assert.equal((await call('DELETE', `/api/v1/webhooks/${first.body.data.id}`, { key: org.key })).status, 204, 'no deliveries to the unused URL');
   });
 });

@@ -65,6 +65,7 @@ describe('secret leaks (logs and every table)', () => {
     assert.equal((await fetch(`${baseUrl}/i/${secrets['invite token']}`)).status, 200);
     await startInvite(secrets['invite token']);
     await eventually(async () => receiver.of('interview.scheduled').length, (n) => n > 0);
+    assert.equal((await call('DELETE', `/api/v1/webhooks/${created.body.data.id}`, { key: org.key })).status, 204);
 
     for (const [what, value] of Object.entries(secrets)) assert.ok(value && value.length >= 8, `${what} was captured`);
 

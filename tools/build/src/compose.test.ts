@@ -21,7 +21,10 @@ interface ComposeService {
  */
 describe('docker-compose.yml', () => {
   const resolved = () => {
-    const env = { ...process.env, POSTGRES_PASSWORD: 'p', INTERNAL_AUTH_SECRET: 's'.repeat(32), WEBHOOK_SECRET_KEY: 'k', PUBLIC_BASE_URL: 'https://hireloop.example' };
+    const env = {
+      ...process.env, POSTGRES_PASSWORD: 'p', INTERNAL_AUTH_SECRET: 's'.repeat(32), WEBHOOK_SECRET_KEY: 'k', PUBLIC_BASE_URL: 'https://hireloop.example',
+      IDENTITY_DB_PASSWORD: 'pi', RECRUITING_DB_PASSWORD: 'pr', INTEGRATIONS_DB_PASSWORD: 'pn', GATEWAY_DB_PASSWORD: 'pg',
+    };
     const out = execFileSync('docker-compose', ['config'], { cwd: REPO_ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return (parse(out) as { services: Record<string, ComposeService> }).services;
   };
@@ -49,5 +52,17 @@ describe('docker-compose.yml', () => {
     assert.equal(entries.filter((e) => e === 'workflows/dist/worker.js').length, 2, 'two workers');
     assert.ok(existsSync(join(REPO_ROOT, 'deploy/nginx.conf')));
     for (const name of ['gateway-1', 'gateway-2']) assert.equal(services[name]?.environment?.['TRUST_PROXY'], '1', `${name} takes the client IP from nginx's X-Forwarded-For`);
+  });
+
+  it("connects each service as its own Postgres role, made by the db-roles job, and gives no process the superuser's URL", () => {
+    const services = resolved();
+    const own = { identity: 'IDENTITY_DATABASE_URL', recruiting: 'RECRUITING_DATABASE_URL', integrations: 'INTEGRATIONS_DATABASE_URL', 'gateway-1': 'GATEWAY_DATABASE_URL', 'gateway-2': 'GATEWAY_DATABASE_URL' } as Record<string, string>;
+    for (const [name, s] of Object.entries(services).filter(([, s]) => s.image === 'hireloop:latest')) {
+      const urls = Object.keys(s.environment ?? {}).filter((k) => k.endsWith('DATABASE_URL'));
+      assert.deepEqual(urls, own[name] ? [own[name]] : [], `${name} gets only its own database URL`);
+      if (own[name]) assert.match(s.environment![own[name]]!, new RegExp(`^postgres://hireloop_${own[name].split('_')[0]!.toLowerCase()}:`), name);
+    }
+    assert.ok(services['db-roles'], 'the db-roles job exists');
+    assert.ok(existsSync(join(REPO_ROOT, 'deploy/postgres-roles.sql')));
   });
 });

@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { ROOT } from './paths.js';
 import { testEnv } from './testing.js';
 import { DATABASE_SERVICES, databaseUrlEnv, ensureServiceRoles, MissingCreateRoleError, roleName } from './database-roles.js';
 
@@ -15,6 +18,22 @@ async function withClient<T>(url: string, work: (c: pg.Client) => Promise<T>): P
   } finally {
     await client.end();
   }
+}
+
+/** A database of the test's own on the stack's cluster. */
+async function scratchDatabase(prefix: string): Promise<{ admin: string; name: string; dbUrl: string }> {
+  const admin = testEnv().databaseUrl;
+  const name = `${prefix}_${process.pid}`;
+  await withClient(admin, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
+  return { admin, name, dbUrl: urlOf(admin, { database: name }) };
+}
+
+/** Drops a scratch database and the service roles made for it (roles belong to the cluster). */
+async function dropWithRoles(adminUrl: string, database: string): Promise<void> {
+  await withClient(adminUrl, async (c) => {
+    await c.query(`drop database if exists ${database} with (force)`);
+    for (const s of DATABASE_SERVICES) await c.query(`drop role if exists "${roleName(database, s)}"`);
+  });
 }
 
 function urlOf(base: string, changes: { database?: string; user?: string; password?: string }): string {
@@ -44,10 +63,7 @@ describe('Postgres roles per service (PRODUCT.md §11)', () => {
   });
 
   it('hands a schema made by another role (a dev database from before roles) over to the service role, objects included', async () => {
-    const admin = testEnv().databaseUrl;
-    const name = `roles_${process.pid}`;
-    await withClient(admin, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
-    const dbUrl = urlOf(admin, { database: name });
+    const { admin, name, dbUrl } = await scratchDatabase('roles');
     const passwords = { identity: 'pw-identity-0123456789', recruiting: 'pw-recruiting-0123456789', integrations: 'pw-integrations-0123456789', gateway: 'pw-gateway-0123456789' };
     try {
       await withClient(dbUrl, (c) => c.query('create schema recruiting; create table recruiting.old (id bigserial primary key, v text); insert into recruiting.old (v) values ($$kept$$)'));
@@ -60,10 +76,27 @@ describe('Postgres roles per service (PRODUCT.md §11)', () => {
       });
       await withClient(urls.identity, (c) => assert.rejects(c.query('select * from recruiting.old'), /permission denied/));
     } finally {
-      await withClient(admin, async (c) => {
-        await c.query(`drop database if exists ${name} with (force)`);
-        for (const s of DATABASE_SERVICES) await c.query(`drop role if exists "${roleName(name, s)}"`);
-      });
+      await dropWithRoles(admin, name);
+    }
+  });
+
+  it("docker-compose's deploy/postgres-roles.sql (psql) makes the same roles and hands over a schema made by the superuser", async () => {
+    const { admin, name, dbUrl } = await scratchDatabase('compose_roles');
+    const pw = { identity: 'pw-i-0123456789', recruiting: 'pw-r-0123456789', integrations: 'pw-n-0123456789', gateway: 'pw-g-0123456789' };
+    const psql = () => execFileSync('psql', [dbUrl, '--quiet', ...Object.entries(pw).map(([s, p]) => `--set=${s}_pw=${p}`), `--file=${join(ROOT, 'deploy/postgres-roles.sql')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await withClient(dbUrl, (c) => c.query('create schema identity; create table identity.api_keys (id bigint generated always as identity primary key, v text)'));
+      psql();
+      psql(); // at every `up`
+      for (const service of DATABASE_SERVICES) {
+        await withClient(urlOf(dbUrl, { user: roleName(name, service), password: pw[service] }), async (c) => {
+          await c.query(`create table ${service}.probe (x int)`);
+          if (service === 'identity') await c.query(`insert into identity.api_keys (v) values ('x')`);
+          else await assert.rejects(c.query('select * from identity.api_keys'), /permission denied/, service);
+        });
+      }
+    } finally {
+      await dropWithRoles(admin, name);
     }
   });
 
