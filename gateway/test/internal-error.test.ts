@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, newOrganizationWithKey, startExtraGateway, startTestServer } from '@hireloop/devstack/testing';
-import { assertError } from './api-assertions.js';
+import { call, newOrganizationWithKey, startExtraGateway, startTestServer, testEnv, testIdentity } from '@hireloop/devstack/testing';
+import { assertError, unique } from './api-assertions.js';
 
 /** What a service answers when it fails unexpectedly: a tRPC error with internals in it. */
 const LEAKY = JSON.stringify({
@@ -28,6 +28,28 @@ describe('500 internal_error', () => {
     } finally {
       await recruitingDown.child.stop();
       await identityDown.child.stop();
+      await broken.close();
+    }
+  });
+
+  it('on /trpc keeps tRPC\'s shape but replaces a message that is not ours and drops the stack', async () => {
+    const { organization } = await newOrganizationWithKey(['read']);
+    const email = `leak-${unique()}@example.com`;
+    const password = `pw-${unique()}-${unique()}`;
+    await testIdentity().system.users.create.mutate({ organizationId: organization.id, email, name: 'Leak', password });
+    const login = await fetch(`${testEnv().gatewayUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    assert.equal(login.status, 200, await login.text());
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const broken = await startTestServer(() => ({ status: 500, body: LEAKY }));
+    const recruitingDown = await startExtraGateway({ RECRUITING_URL: broken.url });
+    try {
+      const res = await call('GET', '/trpc/recruiting/candidates.list?input=%7B%7D', { baseUrl: recruitingDown.url, headers: { cookie } });
+      assert.equal(res.status, 500, res.text);
+      assert.equal(typeof res.body.error.message, 'string');
+      assert.equal(res.body.error.data.code, 'INTERNAL_SERVER_ERROR');
+      assert.doesNotMatch(res.text, /boom|select|password|stack|\/srv\//i, res.text);
+    } finally {
+      await recruitingDown.child.stop();
       await broken.close();
     }
   });
