@@ -93,7 +93,7 @@ describe('parallel creates of the same new candidate', () => {
   it(`POST /ats/events: ${PARALLEL} events (distinct eventIds) about one new candidate and job all succeed, for one candidate, one position and one interview`, async () => {
     const org = await newOrg();
     // A stage that schedules an AI interview: the parallel events must not schedule one each.
-    await createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_AUTH_SECRET']!)
+    await createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_TOKEN_KEYS']!)
       .forOrganization(org.organization.id)
       .ats.setStageMappings.mutate({ source: 'greenhouse', stages: ['AI Screen'] });
     const email = uniqueEmail('race-ats');
