@@ -9,7 +9,7 @@ import { jsonBody } from './api/body.js';
 import { wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
 import { restHandler } from './api/rest-handler.js';
-import { sendError } from './api/errors.js';
+import { htmlErrorPage, sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
@@ -18,7 +18,7 @@ import { refuseBearer, requireSession } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
 import { requireSameOrigin } from './session/same-origin.js';
 import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
-import { htmlErrorPage, surfaceErrors } from './surface-errors.js';
+import { surfaceErrors } from './surface-errors.js';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/public', import.meta.url));
 

@@ -93,7 +93,7 @@ describe('same-origin check on cookie-authenticated state changes (PRODUCT.md §
     for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: ours().replace('localhost', '127.0.0.1') }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }] as Record<string, string>[]) {
       const res = await createKey(cookie, headers);
       assert.equal(res.status, 403, JSON.stringify(headers));
-      assert.equal(res.body.error.code, 'forbidden', JSON.stringify(headers));
+      assert.equal(res.body.error.data.appCode, 'forbidden', JSON.stringify(headers)); // tRPC's error shape on /trpc
     }
     const logout = await call('POST', '/auth/logout', { headers: { cookie, origin: 'https://evil.example' } });
     assert.equal(logout.status, 403);

@@ -16,7 +16,10 @@ describe('session routes for internal frontends', () => {
     for (const [method, path] of [['POST', '/auth/login'], ['POST', '/auth/logout'], ['GET', '/auth/session'], ['GET', '/trpc/identity/apiKeys.list'], ['POST', '/trpc/identity/apiKeys.create'], ['GET', '/console/']] as const) {
       const res = await call(method, path, { key, body: method === 'POST' ? {} : undefined });
       assert.equal(res.status, 401, `${method} ${path}`);
-      assert.equal(res.body.error.code, 'bearer_not_accepted', `${method} ${path}`);
+      // Each surface in its own error shape: tRPC's on /trpc, a page on /console, the envelope on /auth.
+      if (path.startsWith('/trpc/')) assert.equal(res.body.error.data.appCode, 'bearer_not_accepted', `${method} ${path}`);
+      else if (path.startsWith('/console')) assert.match(res.headers.get('content-type') ?? '', /^text\/html/, `${method} ${path}`);
+      else assert.equal(res.body.error.code, 'bearer_not_accepted', `${method} ${path}`);
     }
   });
 

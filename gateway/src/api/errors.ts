@@ -3,9 +3,39 @@ import { AppError } from '@hireloop/platform';
 import { ERROR_LIMITS, type ErrorBody } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
 
-/** Writes PRODUCT.md §3's error envelope: `{"error": {code, message, requestId, details?}}`. */
+/**
+ * Writes an error in the shape of the request's surface (CLARIFICATIONS "Errors by surface"):
+ * tRPC's on /trpc, an HTML page on /console, PRODUCT.md §3's envelope
+ * (`{"error": {code, message, requestId, details?}}`) everywhere else. The one writer every
+ * middleware uses, so a check shared by several surfaces (bearer, session, origin) answers right.
+ */
 export function sendError(req: Request, res: Response, error: AppError): void {
+  if (error.code === 'service_unavailable') res.setHeader('Retry-After', '5');
+  const path = req.originalUrl.split('?')[0]!;
+  if (path.startsWith('/trpc/')) return void res.status(error.status).json(trpcErrorBody(error, locals(req).requestId));
+  if (path === '/console' || path.startsWith('/console/')) return void res.status(error.status).type('html').send(htmlErrorPage(error.status, error.message));
   res.status(error.status).type('application/json').send(errorBodyJson(error, locals(req).requestId));
+}
+
+/** tRPC's JSON-RPC error codes by HTTP status, for the errors the gateway itself answers on /trpc. */
+const JSONRPC_CODE: Record<number, [number, string]> = {
+  400: [-32700, 'PARSE_ERROR'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
+  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
+  422: [-32022, 'UNPROCESSABLE_CONTENT'], 429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
+};
+
+/** An error in tRPC's shape, as the services' own errors reach the console: our code in `data.appCode`. */
+export function trpcErrorBody(error: AppError, requestId?: string) {
+  const [code, name] = JSONRPC_CODE[error.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
+  return { error: { message: error.message, code, data: { code: name, httpStatus: error.status, appCode: error.code, appDetails: error.details, requestId } } };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain HTML error page for the browser surfaces (/console, /i), with no detail of ours. */
+export function htmlErrorPage(status: number, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error ${status}</title></head>
+<body style="font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto"><h1>${status >= 500 ? 'Something went wrong' : 'This page cannot be shown'}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 
 /** Cuts a string to `max` characters without splitting a surrogate pair. */

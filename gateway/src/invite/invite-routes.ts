@@ -3,7 +3,8 @@ import { AppError, appErrorFromClientError, type Logger } from '@hireloop/platfo
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
-import { appErrorOfThrown, htmlErrorPage } from '../surface-errors.js';
+import { appErrorOfThrown } from '../surface-errors.js';
+import { htmlErrorPage } from '../api/errors.js';
 
 /**
  * The candidate's invite page at /i/<token>: no login, the unguessable token is the credential.

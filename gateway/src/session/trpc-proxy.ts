@@ -3,7 +3,7 @@ import type { InternalTokenCache} from '@hireloop/platform';
 import { AppError, type Logger } from '@hireloop/platform';
 import { SCOPES } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
-import { internalError } from '../api/errors.js';
+import { internalError, sendError, trpcErrorBody } from '../api/errors.js';
 import { sessionUser } from './session.js';
 import { MAX_BODY_BYTES } from '../api/body.js';
 
@@ -19,22 +19,6 @@ async function readRaw(req: Request): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** tRPC's JSON-RPC error codes by HTTP status, for the errors the gateway itself answers on /trpc. */
-const JSONRPC_CODE: Record<number, [number, string]> = {
-  400: [-32700, 'PARSE_ERROR'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
-  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
-  422: [-32022, 'UNPROCESSABLE_CONTENT'], 429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
-};
-
-/** An error in tRPC's shape (CLARIFICATIONS "Errors by surface"), our code in `data.appCode`. */
-export function sendTrpcError(req: Request, res: Response, error: AppError): void {
-  const [code, name] = JSONRPC_CODE[error.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
-  if (error.code === 'service_unavailable') res.setHeader('Retry-After', '5');
-  res.status(error.status).json({
-    error: { message: error.message, code, data: { code: name, httpStatus: error.status, appCode: error.code, appDetails: error.details, requestId: locals(req).requestId } },
-  });
-}
-
 type TrpcErrorShape = { error?: { message?: unknown; data?: Record<string, unknown> & { appCode?: unknown } } };
 
 /**
@@ -47,7 +31,7 @@ export function redactTrpcErrors(body: Buffer): Buffer {
   try {
     parsed = JSON.parse(body.toString('utf8')) as TrpcErrorShape | TrpcErrorShape[];
   } catch {
-    return Buffer.from(JSON.stringify({ error: { message: internalError().message, code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }));
+    return Buffer.from(JSON.stringify(trpcErrorBody(internalError())));
   }
   for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
     const error = item?.error;
@@ -68,7 +52,7 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
   return async (req: Request, res: Response) => {
     const service = req.params['service'] as string;
     const base = serviceUrls[service];
-    if (!base) return sendTrpcError(req, res, new AppError('route_not_found', `No service ${service}.`));
+    if (!base) return sendError(req, res, new AppError('route_not_found', `No service ${service}.`));
     const user = sessionUser(req);
     try {
       const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES] });
@@ -93,9 +77,9 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
       }
       res.send(body);
     } catch (err) {
-      if (err instanceof AppError) return sendTrpcError(req, res, err);
+      if (err instanceof AppError) return sendError(req, res, err);
       logger.warn({ err, service, requestId: locals(req).requestId }, 'service unreachable');
-      sendTrpcError(req, res, new AppError('service_unavailable', `The ${service} service is unavailable; try again shortly.`));
+      sendError(req, res, new AppError('service_unavailable', `The ${service} service is unavailable; try again shortly.`));
     }
   };
 }
