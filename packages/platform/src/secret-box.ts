@@ -38,6 +38,16 @@ export class SecretBox {
     throw new Error('not a sealed value');
   }
 
+  /** The prefix of every value sealed under the current key (for finding the others in SQL). */
+  get currentPrefix(): string {
+    return `v2:${this.keys.current.id}:`;
+  }
+
+  /** Whether `value` was sealed under the current key (else re-sealing moves it there). */
+  isCurrent(sealed: string): boolean {
+    return sealed.startsWith(this.currentPrefix);
+  }
+
   /** Whether `value` looks sealed (rows written before sealing existed are not). */
   static isSealed(value: string): boolean {
     return /^v[12]:/.test(value);

@@ -6,7 +6,7 @@ import {
 import { migrations } from '../migrations/index.js';
 import { loadRecruitingConfig } from './config.js';
 import { SCHEMA, type RecruitingDB } from './db.js';
-import { InviteTokens, sealLegacyInviteTokens } from './interviews/invite-token.js';
+import { InviteTokens, resealInviteTokens, sealLegacyInviteTokens } from './interviews/invite-token.js';
 import { expireOverdueInterviews } from './interviews/interviews.queries.js';
 import { createRecruitingRouter } from './router.js';
 
@@ -19,6 +19,8 @@ await migrateSchema(db, SCHEMA, migrations);
 const tokens = new InviteTokens(new SecretBox(config.INVITE_TOKEN_KEYS), config.PUBLIC_BASE_URL.replace(/\/$/, ''), config.INTERNAL_AUTH_SECRET);
 const backfill = await sealLegacyInviteTokens(db, tokens, logger);
 if (backfill.sealed > 0) logger.info(backfill, 'sealed the invite tokens of interviews created before tokens were random');
+const resealed = await resealInviteTokens(db, tokens);
+if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under the current INVITE_TOKEN_KEYS key');
 const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.

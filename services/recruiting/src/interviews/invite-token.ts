@@ -40,6 +40,16 @@ export class InviteTokens {
     return this.box.seal(token);
   }
 
+  /** The prefix of tokens sealed under the current key. */
+  get currentPrefix(): string {
+    return this.box.currentPrefix;
+  }
+
+  /** The sealed form under the current key, or null when it is already there. */
+  resealed(sealed: string): string | null {
+    return this.box.isCurrent(sealed) ? null : this.box.seal(this.box.open(sealed));
+  }
+
   static hash(token: string): string {
     return createHash('sha256').update(token).digest('hex');
   }
@@ -78,4 +88,29 @@ export async function sealLegacyInviteTokens(db: Kysely<RecruitingDB>, tokens: I
   }
   if (unmatched > 0) logger.error({ unmatched }, 'invite tokens that the configured INTERNAL_AUTH_SECRET did not derive were left unsealed');
   return { sealed, unmatched };
+}
+
+/**
+ * Start-up re-seal after a key rotation: tokens sealed under an older INVITE_TOKEN_KEYS key are
+ * sealed again under the current one, so the old key can be dropped once every recruiting
+ * instance has started with the new key first (docs/operations.md). When there is nothing to do
+ * it is one query that finds no row.
+ */
+export async function resealInviteTokens(db: Kysely<RecruitingDB>, tokens: InviteTokens): Promise<number> {
+  let resealed = 0;
+  let after = '';
+  for (;;) {
+    const rows = await db.selectFrom('recruiting.interviews').select(['id', 'invite_token_sealed'])
+      .where('invite_token_sealed', 'is not', null).where('invite_token_sealed', 'not like', `${tokens.currentPrefix}%`)
+      .where('id', '>', after).orderBy('id').limit(500).execute();
+    if (rows.length === 0) return resealed;
+    for (const row of rows) {
+      const next = tokens.resealed(row.invite_token_sealed!);
+      if (!next) continue;
+      await db.updateTable('recruiting.interviews').set({ invite_token_sealed: next })
+        .where('id', '=', row.id).where('invite_token_sealed', '=', row.invite_token_sealed).execute();
+      resealed++;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
 }
