@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { uniqueEmail } from './interview-helpers.js';
@@ -368,6 +369,28 @@ describe('ATS event processing', () => {
     assert.deepEqual(await candidatesWithExternalId(org.key, externalId), []);
     const row = await db.query(`select status from integrations.ats_events where id = $1`, [id]);
     assert.equal(row.rows[0]?.status, 'failed');
+  });
+
+  it("an update to another candidate's e-mail is a permanent refusal: failed as candidate_exists after one attempt", async () => {
+    const first = event();
+    const second = event();
+    await pushAndProcess(org, first);
+    await pushAndProcess(org, second);
+    const clash = event({ type: 'candidate.updated', candidate: { externalId: second.candidate.externalId, email: first.candidate.email } });
+    const { id, result } = await pushAndProcess(org, clash);
+    assert.equal(result.status, 'failed', JSON.stringify(result));
+    assert.equal(result.error?.code, 'candidate_exists');
+    const [unchanged] = await candidatesWithExternalId(org.key, second.candidate.externalId);
+    assert.equal(unchanged?.email, second.candidate.email);
+
+    const connection = await Connection.connect({ address: testEnv().temporalAddress });
+    try {
+      const { events } = await new Client({ connection }).workflow.getHandle(`ats:${id}`).fetchHistory();
+      const attempts = (events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+      assert.deepEqual(attempts, [1, 1], 'applyAtsEvent refused once, not retried; finishAtsEvent once');
+    } finally {
+      await connection.close();
+    }
   });
 
   it('every accepted event gets exactly one ats_event.processed', async () => {

@@ -11,3 +11,13 @@ export const AI_CALL: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['ai_request_rejected'] },
 };
+
+/**
+ * Writing a workflow's outcome to its record (completed, failed, processed): retried with no
+ * attempt limit until the service takes it, so no record is left in a non-final state while the
+ * service is merely down. A refusal is non-retryable (activities/service-call.ts) and ends it.
+ */
+export const RECORD_OUTCOME: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

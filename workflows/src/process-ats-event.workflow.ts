@@ -1,20 +1,26 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import { PLATFORM_CALL } from './activity-options.js';
+import { proxyActivities } from '@temporalio/workflow';
+import { PLATFORM_CALL, RECORD_OUTCOME } from './activity-options.js';
+import { failureOf } from './failure.js';
 import type { AtsActivities } from './activities/ats-events.js';
 import type { AtsEventBody } from '@hireloop/contracts';
 
-const { applyAtsEvent, finishAtsEvent } = proxyActivities<AtsActivities>(PLATFORM_CALL);
+const { applyAtsEvent } = proxyActivities<AtsActivities>(PLATFORM_CALL);
+const { finishAtsEvent } = proxyActivities<AtsActivities>(RECORD_OUTCOME);
 
-/** `ats:<atsEventId>`: applies an inbound ATS event and emits `ats_event.processed`. */
+/**
+ * `ats:<atsEventId>`: applies an inbound ATS event and emits `ats_event.processed`. Only a failure
+ * to apply marks the event failed; once applied, it is recorded as processed (retried until the
+ * service takes it), never as failed.
+ */
 export async function processAtsEvent(args: { atsEventId: string; organizationId: string; event: AtsEventBody }): Promise<string> {
+  let result;
   try {
-    const result = await applyAtsEvent({ organizationId: args.organizationId, event: args.event });
-    await finishAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId, result });
-    return 'processed';
+    result = await applyAtsEvent({ organizationId: args.organizationId, event: args.event });
   } catch (err) {
-    const cause = err instanceof ActivityFailure ? err.cause : err;
-    const code = cause instanceof ApplicationFailure && cause.type ? cause.type : 'ats_event_failed';
-    await finishAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId, error: { code, message: cause instanceof Error ? cause.message : 'failed' } });
+    const error = failureOf(err, 'ats_event_failed', 'The ATS event could not be applied.');
+    await finishAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId, error });
     return 'failed';
   }
+  await finishAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId, result });
+  return 'processed';
 }

@@ -17,6 +17,7 @@ export * from './runtime-file.js';
 export * from './outbox.js';
 export * from './workflow-outbox.js';
 export * from './relay-loop.js';
+export * from './lease.js';
 export * from './outbox-publisher.js';
 export * from './ssrf.js';
 export * from './secret-box.js';

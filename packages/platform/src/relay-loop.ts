@@ -1,6 +1,14 @@
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
+/** How a relay paces itself; each a setting of the service that runs it. */
+export interface RelayTiming {
+  /** Safety-net poll period (a NOTIFY wakes it sooner). Default 1 s. */
+  pollMs?: number;
+  /** Deadline of each network call a pass makes (publish, workflow start). Default 10 s. */
+  callTimeoutMs?: number;
+}
+
 /**
  * The engine of an outbox relay: runs `pass` when a NOTIFY arrives on `channel` for `schema`,
  * and every `pollMs` as a safety net (a notification is lost while no listener is connected).
@@ -14,12 +22,21 @@ export class RelayLoop {
   private stopped = false;
   private listener: pg.Client | null = null;
 
+  readonly pollMs: number;
+  readonly callTimeoutMs: number;
+  /** How long claimed rows stay with this relay: well past the call's deadline. */
+  readonly leaseMs: number;
+
   constructor(
-    private readonly options: { name: string; schema: string; channel: string; pollMs: number; logger: Logger; pass: () => Promise<boolean> },
-  ) {}
+    private readonly options: { name: string; schema: string; channel: string; timing: RelayTiming; logger: Logger; pass: () => Promise<boolean> },
+  ) {
+    this.pollMs = options.timing.pollMs ?? 1000;
+    this.callTimeoutMs = options.timing.callTimeoutMs ?? 10_000;
+    this.leaseMs = 3 * this.callTimeoutMs;
+  }
 
   async start(databaseUrl?: string): Promise<void> {
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer = setInterval(() => this.kick(), this.pollMs);
     if (databaseUrl) {
       this.listener = new pg.Client({ connectionString: databaseUrl, application_name: `${this.options.schema}-${this.options.name}` });
       this.listener.on('error', (err) => this.options.logger.warn({ err }, `${this.options.name} listener error; polling continues`));

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Logger } from './logger.js';
-import { RelayLoop } from './relay-loop.js';
+import { claimWithLease, releaseLease, type LeaseTable } from './lease.js';
+import { RelayLoop, type RelayTiming } from './relay-loop.js';
 
 /**
  * Workflow starts that must follow a commit (ARCHITECTURE.md: no DB + Temporal dual writes in a
@@ -67,11 +68,14 @@ interface Row {
 
 /**
  * Starts pending workflows of one schema's outbox: woken by NOTIFY, and polling as a safety net.
- * Rows are claimed with SKIP LOCKED so several instances of a service share the work; a start
- * Temporal already has (same workflow id) counts as done.
+ * Rows are claimed with a lease (several instances of a service share the work; no lock is held
+ * while Temporal answers), each start has a deadline, and a failed start gives its row back.
+ * The duplicate-start policies make a repeated start a no-op even after the first run completed
+ * (a relay that crashed between start and marking the row), and such a start counts as done.
  */
 export class WorkflowStartRelay {
   private readonly loop: RelayLoop;
+  private readonly table: LeaseTable;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -80,9 +84,10 @@ export class WorkflowStartRelay {
     private readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly logger: Logger,
-    pollMs = 1000,
+    timing: RelayTiming = {},
   ) {
-    this.loop = new RelayLoop({ name: 'workflow-relay', schema, channel: WORKFLOW_OUTBOX_CHANNEL, pollMs, logger, pass: () => this.pass() });
+    this.table = { schema, table: 'workflow_outbox', key: 'workflow_id' };
+    this.loop = new RelayLoop({ name: 'workflow-relay', schema, channel: WORKFLOW_OUTBOX_CHANNEL, timing, logger, pass: () => this.pass() });
   }
 
   start(databaseUrl?: string): Promise<void> {
@@ -97,37 +102,45 @@ export class WorkflowStartRelay {
    * One batch: the starts go to Temporal concurrently (a fan-out to 100 webhooks must not wait for
    * 100 round trips in a row), then the rows that started are marked in one statement.
    */
-  private pass(): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<Row>`select workflow_id, workflow_type, args, organization_id, kind from ${sql.id(this.schema, 'workflow_outbox')}
-        where started_at is null and task_queue = ${this.taskQueue} order by created_at limit ${BATCH} for update skip locked`.execute(trx);
-      const outcomes = await Promise.all(rows.map((row) => this.startOne(row)));
-      const started = rows.filter((_, i) => outcomes[i] === null).map((r) => r.workflow_id);
-      if (started.length) {
-        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), attempts = attempts + 1 where workflow_id = any(${started})`.execute(trx);
-      }
-      for (const [i, error] of outcomes.entries()) {
-        if (error === null) continue;
-        await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${error.slice(0, 500)}
-          where workflow_id = ${rows[i]!.workflow_id}`.execute(trx);
-      }
-      // More only when a full batch went through; failures wait for the next poll.
-      return rows.length === BATCH && started.length === rows.length;
+  private async pass(): Promise<boolean> {
+    const rows = await claimWithLease<Row>(this.db, this.table, {
+      pending: sql`started_at is null and task_queue = ${this.taskQueue}`,
+      orderBy: sql`created_at, workflow_id`,
+      limit: BATCH,
+      leaseMs: this.loop.leaseMs,
     });
+    const outcomes = await Promise.all(rows.map((row) => this.startOne(row)));
+    const started = rows.filter((_, i) => outcomes[i] === null).map((r) => r.workflow_id);
+    if (started.length) {
+      await sql`update ${sql.id(this.schema, 'workflow_outbox')} set started_at = now(), lease_until = null, attempts = attempts + 1
+        where workflow_id = any(${started})`.execute(this.db);
+    }
+    for (const [i, error] of outcomes.entries()) {
+      if (error === null) continue;
+      await sql`update ${sql.id(this.schema, 'workflow_outbox')} set attempts = attempts + 1, last_error = ${error.slice(0, 500)}
+        where workflow_id = ${rows[i]!.workflow_id}`.execute(this.db);
+    }
+    await releaseLease(this.db, this.table, rows.filter((_, i) => outcomes[i] !== null).map((r) => r.workflow_id));
+    // More only when a full batch went through; failures wait for the next poll.
+    return rows.length === BATCH && started.length === rows.length;
   }
 
   /** Starts one workflow; null when it runs (now or already), else the error to record. */
   private async startOne(row: Row): Promise<string | null> {
     try {
-      await this.temporal.workflow.start(row.workflow_type, {
+      const deadline = Date.now() + this.loop.callTimeoutMs;
+      await this.temporal.withDeadline(deadline, () => this.temporal.workflow.start(row.workflow_type, {
         workflowId: row.workflow_id,
         taskQueue: this.taskQueue,
         args: row.args,
+        // A completed, failed or running workflow of this id is never started again.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: 'FAIL',
         typedSearchAttributes: [
           { key: ORGANIZATION_ID, value: row.organization_id },
           { key: KIND, value: row.kind },
         ],
-      });
+      }));
       return null;
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return null;

@@ -1,10 +1,12 @@
 import type { Migration } from 'kysely/migration';
 import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_integrations.js';
+import * as m0004 from './0004_relay_leases.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
   '0001_integrations': m0001,
   '0002_outbox': { up: async (db) => void (await outboxTableSql('integrations').execute(db)) },
   '0003_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('integrations').execute(db)) },
+  '0004_relay_leases': m0004,
 };

@@ -19,6 +19,8 @@ export const IntegrationsConfig = BaseConfig.extend({
   WEBHOOK_SECRET_KEYS: keyRingSetting('WEBHOOK_SECRET_KEYS (or the older WEBHOOK_SECRET_KEY)', 'aes256'),
   /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
   CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
+  /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
+  RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
   /** Development only: lets webhooks target loopback (http allowed there). */
   WEBHOOK_ALLOW_LOOPBACK: Bool.default(false),
   /** Waits between delivery attempts (PRODUCT.md §8). */

@@ -26,10 +26,11 @@ const router = createIntegrationsRouter({
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
-const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await ingestEvents(db, delivery, events)), logger);
+const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
+const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await ingestEvents(db, delivery, events)), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
+const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });

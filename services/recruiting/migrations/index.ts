@@ -4,6 +4,7 @@ import * as m0001 from './0001_recruiting.js';
 import * as m0003 from './0003_interviews_flows.js';
 import * as m0005 from './0005_ats.js';
 import * as m0006 from './0006_invite_token_sealed.js';
+import * as m0007 from './0007_relay_leases.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0004_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('recruiting').execute(db)) },
   '0005_ats': m0005,
   '0006_invite_token_sealed': m0006,
+  '0007_relay_leases': m0007,
 };

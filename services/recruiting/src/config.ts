@@ -16,6 +16,8 @@ export const RecruitingConfig = BaseConfig.extend({
   INVITE_TOKEN_KEYS: keyRingSetting('INVITE_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'aes256'),
   /** The secret invite tokens were derived from before they were random: the start-up backfill seals those tokens. */
   INTERNAL_AUTH_SECRET: z.string().min(32).optional(),
+  /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
+  RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
 });
 export type RecruitingConfig = z.infer<typeof RecruitingConfig>;
 export const loadRecruitingConfig = () => loadConfig(RecruitingConfig, serviceEnv('recruiting'));

@@ -25,11 +25,12 @@ const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURS
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger);
+const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
+const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
 // Every event in our outbox goes to the integrations service for webhook fan-out.
 const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(config.INTERNAL_TOKEN_KEYS));
-const publisher = new OutboxPublisher(db, SCHEMA, sink, logger);
+const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
 
 // Invites past their expiry become `expired` (state in Postgres, so it survives restarts).

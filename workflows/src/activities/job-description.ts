@@ -1,6 +1,7 @@
 import type { JobDescriptionResult } from '@hireloop/contracts';
 import type { createIntegrationsClient } from '@hireloop/integrations/client';
 import type { AiProvider, JobDescriptionInput } from '../ai/provider.js';
+import { serviceCall } from './service-call.js';
 
 export interface JobDescriptionDeps {
   integrations: ReturnType<typeof createIntegrationsClient>;
@@ -11,16 +12,16 @@ export interface JobDescriptionDeps {
 export function createJobDescriptionActivities({ integrations, ai }: JobDescriptionDeps) {
   return {
     async markTaskRunning(args: { organizationId: string; taskId: string }): Promise<void> {
-      await integrations.forOrganization(args.organizationId).tasks.markRunning.mutate({ id: args.taskId });
+      await serviceCall(() => integrations.forOrganization(args.organizationId).tasks.markRunning.mutate({ id: args.taskId }));
     },
     async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult & { model: string }> {
       return { ...(await ai.writeJobDescription(input)), model: ai.model };
     },
     async completeTask(args: { organizationId: string; taskId: string; result: JobDescriptionResult & { model: string } }): Promise<void> {
-      await integrations.forOrganization(args.organizationId).tasks.succeed.mutate({ id: args.taskId, result: args.result });
+      await serviceCall(() => integrations.forOrganization(args.organizationId).tasks.succeed.mutate({ id: args.taskId, result: args.result }));
     },
     async failTask(args: { organizationId: string; taskId: string; code: string; message: string }): Promise<void> {
-      await integrations.forOrganization(args.organizationId).tasks.fail.mutate({ id: args.taskId, error: { code: args.code, message: args.message.slice(0, 2000) } });
+      await serviceCall(() => integrations.forOrganization(args.organizationId).tasks.fail.mutate({ id: args.taskId, error: { code: args.code, message: args.message.slice(0, 2000) } }));
     },
   };
 }
