@@ -6,10 +6,10 @@ import { newId } from '@hireloop/platform';
 import { newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 
 /**
- * When the first activity of the evaluation or job-description workflow fails for good, the
- * workflow goes on to record the failure (it used to end with the record still `processing` /
- * `queued`), and a refusal by our service is permanent: one attempt, not twenty. Run on the test
- * stack's worker, for records that do not exist, so the service refuses every step.
+ * When the first activity of the evaluation workflow fails for good, the workflow goes on to record
+ * the failure (it used to end with the record still `processing`), and a refusal by our service is
+ * permanent: one attempt, not twenty (or, for outcome writes, not forever). Run on the test stack's
+ * worker, for records that do not exist, so the service refuses the steps.
  */
 describe('workflows whose first step fails', () => {
   let connection: Connection;
@@ -47,12 +47,14 @@ describe('workflows whose first step fails', () => {
     ]);
   });
 
-  it('job description: a task that cannot be marked running goes on to record the task as failed, after one attempt', async () => {
+  it('job description: a refusal to record the outcome ends the unlimited outcome retries at once', async () => {
+    // markTaskRunning of an unknown task changes nothing; completing it is refused (not_found).
     const taskId = newId(ID_PREFIXES.task);
     const ran = await run('generateJobDescription', { taskId, organizationId: orgId, input: { title: 'Ghost' } }, `jd:${taskId}`);
     assert.deepEqual(ran, [
       { activity: 'markTaskRunning', attempt: 1 },
-      { activity: 'failTask', attempt: 1 },
+      { activity: 'writeJobDescription', attempt: 1 },
+      { activity: 'completeTask', attempt: 1 },
     ]);
   });
 });
