@@ -98,7 +98,7 @@ describe('OutboxPublisher', () => {
     // Only this test's rows: the lease test above left its own rows behind, published to nobody.
     await sql`update ${sql.id(SCHEMA, 'outbox')} set published_at = now() where organization_id <> ${org}`.execute(db);
 
-    const sink = integrationsEventSink(url, new InternalTokenCache('k'.repeat(32)));
+    const sink = integrationsEventSink(url, new InternalTokenCache(`t1:${'k'.repeat(32)}`));
     const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, { pollMs: 100, callTimeoutMs: 300 });
     await publisher.start();
     try {
