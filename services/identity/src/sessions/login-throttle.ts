@@ -86,9 +86,12 @@ export async function beginLoginAttempt(db: Kysely<IdentityDB>, policy: LoginThr
           updated_at = now()
         where key = ${key}`.execute(trx);
     }
-    // Forget keys that have been quiet for a window; they would start afresh anyway.
-    await sql`delete from identity.login_throttles
-      where updated_at < now() - make_interval(secs => ${window}) and (locked_until is null or locked_until < now() - make_interval(secs => ${window}))`.execute(trx);
+    // Forget keys that have been quiet for a window; they would start afresh anyway. SKIP LOCKED:
+    // a row another attempt holds is left for later, so this never waits on (or deadlocks with) it.
+    await sql`delete from identity.login_throttles where key in (
+      select key from identity.login_throttles
+      where updated_at < now() - make_interval(secs => ${window}) and (locked_until is null or locked_until < now() - make_interval(secs => ${window}))
+      for update skip locked)`.execute(trx);
     return null;
   });
 }
@@ -99,6 +102,9 @@ export async function beginLoginAttempt(db: Kysely<IdentityDB>, policy: LoginThr
  */
 export async function loginSucceeded(db: Kysely<IdentityDB>, policy: LoginThrottlePolicy, keys: ThrottleKeys): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // Row locks in key order, as beginLoginAttempt takes them, so the two never deadlock.
+    const ordered = entriesOf(keys).map((e) => e.key);
+    await sql`select key from identity.login_throttles where key = any(${ordered}) order by key for update`.execute(trx);
     await trx.deleteFrom('identity.login_throttles').where('key', '=', keyOf('email', keys.email)).execute();
     if (!keys.ip) return;
     await sql`
