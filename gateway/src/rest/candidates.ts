@@ -25,7 +25,7 @@ export const createCandidate = apiProcedure
 export const listCandidates = apiProcedure
   .meta({
     scope: 'read',
-    openapi: { method: 'GET', path: '/candidates', tags, summary: 'List candidates', description: 'Newest first. Filters: `email`, `externalId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' },
+    openapi: { method: 'GET', path: '/candidates', tags, summary: 'List candidates', description: 'Newest first. Filters: `email`, `externalId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`. With `updatedAfter` (incremental sync): every change after that instant, oldest first by `(updatedAt, id)`; see docs/api.md.' },
   })
   .input(ListCandidatesQuery)
   .output(listEnvelope(Candidate))

@@ -25,7 +25,7 @@ export const scheduleInterview = apiProcedure
   });
 
 export const listInterviews = apiProcedure
-  .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews', tags, summary: 'List interviews', description: 'Newest first. Filters: `status`, `candidateId`, `positionId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`.' } })
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews', tags, summary: 'List interviews', description: 'Newest first. Filters: `status`, `candidateId`, `positionId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`. With `updatedAfter` (incremental sync): every change after that instant, oldest first by `(updatedAt, id)`; see docs/api.md.' } })
   .input(ListInterviewsQuery)
   .output(listEnvelope(Interview))
   .query(async ({ ctx, input }) => {

@@ -20,7 +20,7 @@ export const createPosition = apiProcedure
   });
 
 export const listPositions = apiProcedure
-  .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions', tags, summary: 'List positions', description: 'Newest first. Filter: `status`. The next page is in `Link: rel="next"`.' } })
+  .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions', tags, summary: 'List positions', description: 'Newest first. Filter: `status`. The next page is in `Link: rel="next"`. With `updatedAfter` (incremental sync): every change after that instant, oldest first by `(updatedAt, id)`; see docs/api.md.' } })
   .input(ListPositionsQuery)
   .output(listEnvelope(Position))
   .query(async ({ ctx, input }) => {

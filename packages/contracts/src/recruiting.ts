@@ -24,6 +24,11 @@ const Metadata = z
 /** Query-string timestamp filter: an ISO 8601 instant, e.g. 2026-01-31T00:00:00Z. */
 const InstantFilter = Instant;
 
+/** Incremental sync (PRODUCT.md §5): the watermark, microseconds allowed. */
+const UpdatedAfter = InstantFilter.optional().describe(
+  'Incremental sync: only records changed after this instant, ordered by `(updatedAt, id)` ascending; every page with items links to the next, and an empty page means caught up (docs/api.md)',
+);
+
 export const Candidate = z
   .object({
     id: CandidateId,
@@ -78,6 +83,7 @@ export const ListCandidatesQuery = ListQuery.extend({
   externalId: ExternalId.optional(),
   createdAfter: InstantFilter.optional().describe('Only candidates created after this instant'),
   createdBefore: InstantFilter.optional().describe('Only candidates created before this instant'),
+  updatedAfter: UpdatedAfter,
 }).strict();
 export type ListCandidatesQuery = z.infer<typeof ListCandidatesQuery>;
 
@@ -136,7 +142,7 @@ export const UpdatePositionBody = z
   .meta({ id: 'UpdatePositionBody' });
 export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
 
-export const ListPositionsQuery = ListQuery.extend({ status: PositionStatus.optional() }).strict();
+export const ListPositionsQuery = ListQuery.extend({ status: PositionStatus.optional(), updatedAfter: UpdatedAfter }).strict();
 export type ListPositionsQuery = z.infer<typeof ListPositionsQuery>;
 
 /** A page as a service returns it; the gateway turns nextCursor into `Link: rel="next"`. */
@@ -192,6 +198,7 @@ export const ListInterviewsQuery = ListQuery.extend({
   positionId: PositionId.optional(),
   createdAfter: InstantFilter.optional(),
   createdBefore: InstantFilter.optional(),
+  updatedAfter: UpdatedAfter,
 }).strict();
 export type ListInterviewsQuery = z.infer<typeof ListInterviewsQuery>;
 

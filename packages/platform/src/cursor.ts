@@ -9,6 +9,12 @@ export interface KeysetPosition {
   id: string;
 }
 
+/** Where an `updatedAfter` page ends: `updatedAt` as ISO 8601 with microseconds. */
+export interface SyncPosition {
+  updatedAt: string;
+  id: string;
+}
+
 /**
  * What a cursor belongs to: one list of one organization, with the filters its pages were made
  * with. A cursor used with any other list, organization or filters is refused.
@@ -44,21 +50,40 @@ export class CursorCodec {
   }
 
   encode(position: KeysetPosition, context: CursorContext): string {
-    const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id, fingerprint(context)])).toString('base64url');
+    return this.seal([position.createdAt.toISOString(), position.id], context);
+  }
+
+  decode(cursor: string, context: CursorContext): KeysetPosition {
+    const [createdAt, id] = this.open(cursor, context);
+    return { createdAt: new Date(createdAt), id };
+  }
+
+  /** A position in an `updatedAfter` walk: `updatedAt` keeps the database's microseconds. */
+  encodeSync(position: SyncPosition, context: CursorContext): string {
+    return this.seal([position.updatedAt, position.id], context);
+  }
+
+  decodeSync(cursor: string, context: CursorContext): SyncPosition {
+    const [updatedAt, id] = this.open(cursor, context);
+    return { updatedAt, id };
+  }
+
+  private seal(values: [string, string], context: CursorContext): string {
+    const payload = Buffer.from(JSON.stringify([...values, fingerprint(context)])).toString('base64url');
     const key = this.keys.current;
     return `${payload}.${key.id}.${this.sign(key, payload)}`;
   }
 
-  decode(cursor: string, context: CursorContext): KeysetPosition {
+  private open(cursor: string, context: CursorContext): [string, string] {
     const invalid = (message: string) => new AppError('validation_failed', message, [{ path: 'cursor', message }]);
     const parts = cursor.split('.');
     const [payload, kid, signature] = parts.length === 2 ? [parts[0], undefined, parts[1]] : parts;
     if (!payload || !signature || parts.length > 3) throw invalid('The cursor is malformed.');
     const keys = kid === undefined ? this.keys.keys : this.keys.keys.filter((k) => k.id === kid);
     if (!keys.some((key) => this.signedBy(key, payload, signature))) throw invalid('The cursor is invalid or was modified.');
-    const [createdAt, id, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
+    const [a, b, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
     if (filterPrint !== fingerprint(context)) throw invalid('This cursor belongs to another list, or its filters differ from those given now.');
-    return { createdAt: new Date(createdAt), id };
+    return [a, b];
   }
 }
 

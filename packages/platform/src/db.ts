@@ -9,6 +9,8 @@ export interface DbOptions {
   /** Shown in pg_stat_activity, to tell the services' connections apart. */
   applicationName: string;
   max?: number;
+  /** Session settings (GUCs) of every connection, e.g. a service's own `hireloop.*` values. */
+  settings?: Record<string, string>;
 }
 
 export function createPool(options: DbOptions): pg.Pool {
@@ -18,6 +20,7 @@ export function createPool(options: DbOptions): pg.Pool {
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
+    ...(options.settings ? { options: Object.entries(options.settings).map(([k, v]) => `-c ${k}=${v}`).join(' ') } : {}),
   });
 }
 

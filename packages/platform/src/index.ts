@@ -21,3 +21,4 @@ export * from './lease.js';
 export * from './outbox-publisher.js';
 export * from './ssrf.js';
 export * from './secret-box.js';
+export * from './sync.js';

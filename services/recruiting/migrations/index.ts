@@ -5,6 +5,7 @@ import * as m0003 from './0003_interviews_flows.js';
 import * as m0005 from './0005_ats.js';
 import * as m0006 from './0006_invite_token_sealed.js';
 import * as m0007 from './0007_relay_leases.js';
+import * as m0008 from './0008_sync_order.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0005_ats': m0005,
   '0006_invite_token_sealed': m0006,
   '0007_relay_leases': m0007,
+  '0008_sync_order': m0008,
 };

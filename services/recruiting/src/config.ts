@@ -18,6 +18,8 @@ export const RecruitingConfig = BaseConfig.extend({
   INTERNAL_AUTH_SECRET: z.string().min(32).optional(),
   /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
   RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
+  /** A change must commit within this many ms of its `updated_at`; `updatedAfter` lists lag twice this. */
+  SYNC_COMMIT_WINDOW_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 export type RecruitingConfig = z.infer<typeof RecruitingConfig>;
 export const loadRecruitingConfig = () => loadConfig(RecruitingConfig, serviceEnv('recruiting'));

@@ -12,7 +12,7 @@ import { createRecruitingRouter } from './router.js';
 
 const config = loadRecruitingConfig();
 const logger = createLogger('recruiting', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting', max: 20 });
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting', max: 20, settings: { 'hireloop.sync_commit_window_ms': String(config.SYNC_COMMIT_WINDOW_MS) } });
 const db = createDb<RecruitingDB>(pool);
 await migrateSchema(db, SCHEMA, migrations);
 
@@ -21,7 +21,7 @@ const backfill = await sealLegacyInviteTokens(db, tokens, logger);
 if (backfill.sealed > 0) logger.info(backfill, 'sealed the invite tokens of interviews created before tokens were random');
 const resealed = await resealInviteTokens(db, tokens);
 if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under the current INVITE_TOKEN_KEYS key');
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE });
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });

@@ -24,16 +24,18 @@ export interface RecruitingDeps {
   tokens: InviteTokens;
   /** Task queue of the workflows this service starts (evaluations). */
   taskQueue: string;
+  /** How far behind now `updatedAfter` lists stop (docs/api.md "Incremental sync"). */
+  syncLagMs: number;
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
 
 export function createRecruitingRouter(deps: RecruitingDeps) {
-  const { db, cursors, tokens } = deps;
+  const { db, cursors, tokens, syncLagMs } = deps;
   return router({
     candidates: router({
       create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input)),
-      list: orgProcedure.input(ListCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input)),
+      list: orgProcedure.input(ListCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(CandidateId)).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
       update: orgProcedure
         .input(z.object({ id: CandidateId, change: UpdateCandidateBody }))
@@ -42,7 +44,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     }),
     positions: router({
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
-      list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input)),
+      list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
       update: orgProcedure
         .input(z.object({ id: PositionId, change: UpdatePositionBody }))
@@ -55,7 +57,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     }),
     interviews: router({
       schedule: orgProcedure.input(CreateInterviewBody).output(Interview).mutation(({ ctx, input }) => scheduleInterview(db, tokens, ctx.org, input)),
-      list: orgProcedure.input(ListInterviewsQuery).output(pageOf(Interview)).query(({ ctx, input }) => listInterviews(db, cursors, tokens, ctx.org, input)),
+      list: orgProcedure.input(ListInterviewsQuery).output(pageOf(Interview)).query(({ ctx, input }) => listInterviews(db, cursors, tokens, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(InterviewId)).output(Interview).query(async ({ ctx, input }) => toInterview(await getInterviewRow(db, ctx.org, input.id), tokens)),
       cancel: orgProcedure
         .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }))

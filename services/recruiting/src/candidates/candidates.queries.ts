@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, newId, olderThan, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type ListCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
@@ -149,6 +149,10 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (next.email !== current.email || next.name !== current.name) {
+    // Interviews show their candidate's e-mail and name: they changed too, for `updatedAfter`.
+    await trx.updateTable('recruiting.interviews').set({ updated_at: new Date() }).where('organization_id', '=', organizationId).where('candidate_id', '=', id).execute();
+  }
   const candidate = toCandidate(row);
   await recordEvent(trx, SCHEMA, organizationId, 'candidate.updated', candidate);
   return candidate;
@@ -162,7 +166,7 @@ export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string
   return db.transaction().execute((trx) => insertCandidate(trx, organizationId, input));
 }
 
-export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidatesQuery) {
+export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidatesQuery, syncLagMs: number) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'candidates', organizationId, filters };
   let q = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId);
@@ -170,6 +174,12 @@ export async function listCandidates(db: Db, codec: CursorCodec, organizationId:
   if (filters.externalId) q = q.where('external_id', '=', filters.externalId);
   if (filters.createdAfter) q = q.where('created_at', '>', new Date(filters.createdAfter));
   if (filters.createdBefore) q = q.where('created_at', '<', new Date(filters.createdBefore));
+  if (filters.updatedAfter) {
+    const position = cursor ? codec.decodeSync(cursor, context) : undefined;
+    const rows = await q.select(updatedAtMicros()).where(changedSince(filters.updatedAfter, position, syncLagMs)).orderBy('updated_at').orderBy('id').limit(limit + 1).execute();
+    const page = toSyncPage(rows, limit, codec, context);
+    return { items: page.items.map(toCandidate), nextCursor: page.nextCursor };
+  }
   if (cursor) q = q.where(olderThan(codec.decode(cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   const page = toPage(rows, limit, codec, context);

@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, newId, olderThan, recordEvent, sql, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, enqueueWorkflowStart, newId, olderThan, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
@@ -96,7 +96,7 @@ export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens
   return db.transaction().execute((trx) => insertInterview(trx, tokens, organizationId, input));
 }
 
-export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery) {
+export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery, syncLagMs: number) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'interviews', organizationId, filters };
   let q = selectInterviews(db).where('i.organization_id', '=', organizationId);
@@ -105,6 +105,12 @@ export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteT
   if (filters.positionId) q = q.where('i.position_id', '=', filters.positionId);
   if (filters.createdAfter) q = q.where('i.created_at', '>', new Date(filters.createdAfter));
   if (filters.createdBefore) q = q.where('i.created_at', '<', new Date(filters.createdBefore));
+  if (filters.updatedAfter) {
+    const position = cursor ? codec.decodeSync(cursor, context) : undefined;
+    const rows = await q.select(updatedAtMicros('i')).where(changedSince(filters.updatedAfter, position, syncLagMs, 'i')).orderBy('i.updated_at').orderBy('i.id').limit(limit + 1).execute();
+    const page = toSyncPage(rows, limit, codec, context);
+    return { items: page.items.map((r) => toInterview(r, tokens)), nextCursor: page.nextCursor };
+  }
   if (cursor) q = q.where(olderThan(codec.decode(cursor, context), 'i'));
   const rows = await q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit + 1).execute();
   const page = toPage(rows, limit, codec, context);

@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, newId, olderThan, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
@@ -127,11 +127,17 @@ export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string,
   });
 }
 
-export async function listPositions(db: Db, codec: CursorCodec, organizationId: string, query: ListPositionsQuery) {
+export async function listPositions(db: Db, codec: CursorCodec, organizationId: string, query: ListPositionsQuery, syncLagMs: number) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'positions', organizationId, filters };
   let q = db.selectFrom('recruiting.positions').selectAll().where('organization_id', '=', organizationId);
   if (filters.status) q = q.where('status', '=', filters.status);
+  if (filters.updatedAfter) {
+    const position = cursor ? codec.decodeSync(cursor, context) : undefined;
+    const rows = await q.select(updatedAtMicros()).where(changedSince(filters.updatedAfter, position, syncLagMs)).orderBy('updated_at').orderBy('id').limit(limit + 1).execute();
+    const page = toSyncPage(rows, limit, codec, context);
+    return { items: page.items.map(toPosition), nextCursor: page.nextCursor };
+  }
   if (cursor) q = q.where(olderThan(codec.decode(cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   const page = toPage(rows, limit, codec, context);
