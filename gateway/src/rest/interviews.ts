@@ -1,5 +1,5 @@
 import { AppError } from '@hireloop/platform';
-import { CancellationReason, CreateInterviewBody, envelope, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
+import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -72,3 +72,19 @@ export const getEvaluation = apiProcedure
   .input(ById)
   .output(envelope(Evaluation))
   .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.evaluations.get.query({ interviewId: input.id }) }));
+
+export const reviewEvaluation = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'POST', path: '/interviews/{id}/evaluation/review', tags, summary: 'Record a person\'s decision', errorResponses: [404, 409],
+      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). Only on a `completed` evaluation: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled or expired interview). A later review replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
+    },
+  })
+  .input(ReviewBody.extend({ id: InterviewId }).strict())
+  .output(envelope(Evaluation))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...review } = input;
+    const reviewer = { type: 'api_key' as const, id: ctx.caller.key.id, name: ctx.caller.key.name };
+    return { data: await ctx.recruiting.evaluations.review.mutate({ interviewId: id, review, reviewer }) };
+  });

@@ -3,7 +3,7 @@ import { router } from './trpc.js';
 import { me } from './me.js';
 import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
 import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
-import { cancelInterview, getEvaluation, getInterview, listInterviews, scheduleInterview } from './interviews.js';
+import { cancelInterview, getEvaluation, getInterview, listInterviews, reviewEvaluation, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listHiringFlows } from './hiring-flows.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks } from './webhooks.js';
 import { createJobDescription, getTask } from './tasks.js';
@@ -25,6 +25,7 @@ export const restRouter = router({
   getInterview,
   cancelInterview,
   getEvaluation,
+  reviewEvaluation,
   listHiringFlows,
   getHiringFlow,
   enrollCandidate,

@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   external_id_exists: 409,
   position_closed: 409,
   evaluation_unavailable: 409,
+  evaluation_not_ready: 409,
   idempotency_key_in_use: 409,
   conflict: 409,
   rate_limited: 429,

@@ -229,6 +229,24 @@ export const Failure = z.object({ code: z.string().max(100), message: z.string()
 /** The AI model that produced a result. */
 export const ModelName = z.string().max(200);
 
+export const ReviewDecision = z.enum(['advance', 'hold', 'reject']);
+export const ReviewNote = text().trim().min(1).max(5000);
+
+/** Who decided: an API key (its name) or a console user. */
+export const Reviewer = z.object({ type: z.enum(['user', 'api_key']), id: text().min(1).max(64), name: text().max(200) });
+export type Reviewer = z.infer<typeof Reviewer>;
+
+/** A person's decision on an evaluation (PRODUCT.md §10: the AI recommends, a person decides). */
+export const EvaluationReview = z
+  .object({ decision: ReviewDecision, note: ReviewNote.nullable(), reviewer: Reviewer, reviewedAt: Timestamp })
+  .meta({ id: 'EvaluationReview' });
+
+export const ReviewBody = z
+  .object({ decision: ReviewDecision, note: ReviewNote.optional().describe('Why; shown with the review') })
+  .strict()
+  .meta({ id: 'ReviewBody' });
+export type ReviewBody = z.infer<typeof ReviewBody>;
+
 export const Evaluation = z
   .object({
     interviewId: InterviewId,
@@ -243,6 +261,7 @@ export const Evaluation = z
     model: ModelName.nullable(),
     error: Failure.nullable(),
     completedAt: Timestamp.nullable(),
+    review: EvaluationReview.nullable().describe('The latest decision a person made on this evaluation; null until one is made'),
   })
   .meta({ id: 'Evaluation' });
 export type Evaluation = z.infer<typeof Evaluation>;

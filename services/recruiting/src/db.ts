@@ -67,6 +67,12 @@ export interface EvaluationsTable {
   model: string | null;
   error: ColumnType<{ code: string; message: string } | null, string | null, string | null>;
   completed_at: Date | null;
+  review_decision: 'advance' | 'hold' | 'reject' | null;
+  review_note: string | null;
+  reviewer_type: 'user' | 'api_key' | null;
+  reviewer_id: string | null;
+  reviewer_name: string | null;
+  reviewed_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -3,7 +3,7 @@ import type { CursorCodec, Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
   EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
-  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, UpdateCandidateBody, UpdatePositionBody,
+  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
 import type { RecruitingDB } from './db.js';
@@ -13,7 +13,7 @@ import { applyJobDescription, createPosition, getPositionRow, listPositions, toP
 import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
-import { evaluationInput, finishEvaluation, getEvaluation } from './evaluations/evaluations.queries.js';
+import { evaluationInput, finishEvaluation, getEvaluation, reviewEvaluation } from './evaluations/evaluations.queries.js';
 import { createFlow, enroll, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
@@ -66,6 +66,11 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     }),
     evaluations: router({
       get: orgProcedure.input(z.object({ interviewId: InterviewId })).output(Evaluation).query(({ ctx, input }) => getEvaluation(db, ctx.org, input.interviewId)),
+      /** A person's decision; the caller names the reviewer (gateway: the API key; console: the session user). */
+      review: orgProcedure
+        .input(z.object({ interviewId: InterviewId, review: ReviewBody, reviewer: Reviewer }))
+        .output(Evaluation)
+        .mutation(({ ctx, input }) => reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer)),
       /** For the evaluation workflow's activities. */
       input: systemOrgProcedure.input(z.object({ interviewId: InterviewId })).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId)),
       complete: systemOrgProcedure

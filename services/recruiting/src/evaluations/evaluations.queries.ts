@@ -1,5 +1,5 @@
 import { AppError, recordEvent, type Kysely } from '@hireloop/platform';
-import type { Evaluation, EvaluationResult } from '@hireloop/contracts';
+import type { Evaluation, EvaluationResult, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
 import { effectiveStatus, getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
@@ -22,6 +22,15 @@ function toEvaluation(interview: InterviewRow, row: Selectable<EvaluationsTable>
     model: row?.model ?? null,
     error: row?.error ?? null,
     completedAt: row?.completed_at?.toISOString() ?? null,
+    review:
+      row?.review_decision && row.reviewer_type && row.reviewed_at
+        ? {
+            decision: row.review_decision,
+            note: row.review_note,
+            reviewer: { type: row.reviewer_type, id: row.reviewer_id ?? '', name: row.reviewer_name ?? '' },
+            reviewedAt: row.reviewed_at.toISOString(),
+          }
+        : null,
   };
 }
 
@@ -89,6 +98,45 @@ export function finishEvaluation(
       .executeTakeFirstOrThrow();
     const evaluation = toEvaluation(interview, row);
     await recordEvent(trx, SCHEMA, organizationId, row.status === 'completed' ? 'evaluation.completed' : 'evaluation.failed', evaluation);
+    return evaluation;
+  });
+}
+
+/**
+ * A person's decision (PRODUCT.md §7, §10): only on a `completed` evaluation (409
+ * evaluation_not_ready otherwise, evaluation_unavailable for a cancelled, expired or declined
+ * interview); a later review replaces the earlier one; `evaluation.reviewed` in the same
+ * transaction. The reviewer comes from the caller's surface: the API key through the gateway, the
+ * session user through the console.
+ */
+export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: string, interviewId: string, review: ReviewBody, reviewer: Reviewer): Promise<Evaluation> {
+  return db.transaction().execute(async (trx) => {
+    const interview = await getInterviewRow(trx, organizationId, interviewId);
+    const status = effectiveStatus(interview);
+    if (status === 'cancelled' || status === 'expired') {
+      throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
+    }
+    const current = await trx.selectFrom('recruiting.evaluations').select('status').where('interview_id', '=', interviewId).forUpdate().executeTakeFirst();
+    if (current?.status !== 'completed') {
+      throw new AppError('evaluation_not_ready', `The evaluation of interview ${interviewId} is ${current?.status ?? 'pending'}; a person decides once it is completed.`);
+    }
+    const now = new Date();
+    const row = await trx
+      .updateTable('recruiting.evaluations')
+      .set({
+        review_decision: review.decision,
+        review_note: review.note ?? null,
+        reviewer_type: reviewer.type,
+        reviewer_id: reviewer.id,
+        reviewer_name: reviewer.name,
+        reviewed_at: now,
+        updated_at: now,
+      })
+      .where('interview_id', '=', interviewId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const evaluation = toEvaluation(interview, row);
+    await recordEvent(trx, SCHEMA, organizationId, 'evaluation.reviewed', evaluation);
     return evaluation;
   });
 }

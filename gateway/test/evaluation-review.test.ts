@@ -1,0 +1,71 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { call, eventually, newKey, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
+import { assertError, assertValidation } from './api-assertions.js';
+import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
+
+// PRODUCT.md §7 Evaluation review, §10 human oversight; issue 11 item 2.
+
+let db: pg.Client;
+before(async () => {
+  db = new pg.Client({ connectionString: testEnv().databaseUrl });
+  await db.connect();
+});
+after(() => db.end());
+
+const reviewPath = (id: string) => `/api/v1/interviews/${id}/evaluation/review`;
+
+describe('POST /api/v1/interviews/{id}/evaluation/review', () => {
+  it('409 evaluation_not_ready until completed; then stored with the API key as reviewer, replaced by a later review, each with evaluation.reviewed', async () => {
+    const org = await newOrganizationWithKey(['read', 'write']);
+    const i = await schedule(org.key, (await newPosition(org.key)).id);
+    assertError(await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'advance' } }), 409, 'evaluation_not_ready');
+    await startInvite(tokenOf(i.inviteUrl));
+    assertError(await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'advance' } }), 409, 'evaluation_not_ready');
+    await submitInvite(tokenOf(i.inviteUrl), ['Because of the product.', 'A race in a cache.']);
+    const done = await eventually(
+      async () => (await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key })).body.data,
+      (e) => e.status === 'completed' || e.status === 'failed',
+    );
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(done.review, null, 'no decision until a person makes one');
+
+    const first = await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'hold', note: 'Second opinion first.' } });
+    assert.equal(first.status, 200, first.text);
+    const review = first.body.data.review;
+    assert.equal(review.decision, 'hold');
+    assert.equal(review.note, 'Second opinion first.');
+    assert.equal(review.reviewer.type, 'api_key');
+    assert.equal(review.reviewer.id, org.keyId);
+    assert.equal(review.reviewer.name, 'test', 'the key\'s name');
+    assert.ok(review.reviewedAt);
+    assert.equal(first.body.data.overallScore, done.overallScore, 'the AI result is unchanged by the review');
+
+    const other = await newKey(org.organization.id, ['read', 'write']);
+    const second = await call('POST', reviewPath(i.id), { key: other.key, body: { decision: 'reject' } });
+    assert.equal(second.status, 200, second.text);
+    assert.deepEqual({ ...second.body.data.review, reviewedAt: undefined }, { decision: 'reject', note: null, reviewer: { type: 'api_key', id: other.keyId, name: 'test' }, reviewedAt: undefined });
+    const fetched = await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key });
+    assert.deepEqual(fetched.body.data.review, second.body.data.review);
+
+    const { rows } = await db.query<{ payload: { data: { review: { decision: string } } } }>(
+      `select payload from recruiting.outbox where organization_id = $1 and type = 'evaluation.reviewed' and payload->'data'->>'interviewId' = $2 order by created_at, id`,
+      [org.organization.id, i.id],
+    );
+    assert.deepEqual(rows.map((r) => r.payload.data.review.decision), ['hold', 'reject']);
+  });
+
+  it('409 evaluation_unavailable for a cancelled interview; 404 for another organization; 422 for a bad decision; 403 with a read key', async () => {
+    const org = await newOrganizationWithKey(['read', 'write']);
+    const i = await schedule(org.key, (await newPosition(org.key)).id);
+    assertValidation(await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'hire' } }), 'decision');
+    assertValidation(await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'advance', note: '' } }), 'note');
+    const other = await newOrganizationWithKey(['read', 'write']);
+    assertError(await call('POST', reviewPath(i.id), { key: other.key, body: { decision: 'advance' } }), 404, 'not_found');
+    const reader = await newKey(org.organization.id, ['read']);
+    assertError(await call('POST', reviewPath(i.id), { key: reader.key, body: { decision: 'advance' } }), 403, 'insufficient_scope');
+    assert.equal((await call('DELETE', `/api/v1/interviews/${i.id}`, { key: org.key })).status, 200);
+    assertError(await call('POST', reviewPath(i.id), { key: org.key, body: { decision: 'advance' } }), 409, 'evaluation_unavailable');
+  });
+});
