@@ -18,11 +18,17 @@ export function startChild(options: {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   log: (line: string) => void;
+  /**
+   * Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group) then reaches only
+   * the launcher, which stops its children in dependency order instead of all at once.
+   */
+  ownGroup?: boolean;
 }): ChildHandle {
   const child = spawn(options.command, options.args, {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownGroup ?? false,
   });
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', options.log);

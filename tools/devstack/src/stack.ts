@@ -90,7 +90,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const uiPort = await port(given, 'TEMPORAL_UI_PORT', 8233, mode, 'Temporal UI');
       temporal = await withProgress(
         `Starting the Temporal dev server on 127.0.0.1:${tPort} (UI on :${uiPort})`,
-        startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1) }),
+        startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start' }),
       );
       cleanups.push(temporal.stop);
       env['TEMPORAL_ADDRESS'] = temporal.address;
@@ -126,6 +126,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         env: { ...process.env, ...env, ...extraEnv },
         cwd: ROOT,
         log: options.log(name, index),
+        ownGroup: mode === 'start',
       });
       children.push(child);
       return child;

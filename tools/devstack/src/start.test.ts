@@ -16,7 +16,7 @@ import { ownDatabase } from './testing.js';
  * on that server and its own task queue: its relays must not pick up the other tests' outboxes.
  */
 describe('npm start (the launcher)', () => {
-  it('uses external servers from DATABASE_URL and TEMPORAL_ADDRESS, prints a working key, and stops cleanly on SIGINT', async () => {
+  it('uses external servers from DATABASE_URL and TEMPORAL_ADDRESS, prints a working key, and stops cleanly on Ctrl-C to its process group', async () => {
     const ports: Record<string, string> = {};
     for (const name of ['GATEWAY_PORT', 'IDENTITY_PORT', 'RECRUITING_PORT', 'INTEGRATIONS_PORT', 'WORKER_PORT']) ports[name] = String(await freePort());
     const runtimeFile = join(tmpdir(), `hireloop-runtime-${process.pid}.json`);
@@ -44,6 +44,8 @@ describe('npm start (the launcher)', () => {
       },
       cwd: ROOT,
       log: (line) => lines.push(line),
+      // As in a terminal: the launcher leads a process group, and Ctrl-C goes to the whole group.
+      ownGroup: true,
     });
     try {
       const deadline = Date.now() + 120_000;
@@ -61,8 +63,11 @@ describe('npm start (the launcher)', () => {
       assert.deepEqual(((await me.json()) as { data: { scopes: string[] } }).data.scopes, ['read', 'write', 'admin']);
       assert.ok(existsSync(runtimeFile), 'the CLIs can find the running stack');
 
-      launcher.process.kill('SIGINT');
+      // Ctrl-C in a terminal: SIGINT to the whole foreground process group, not only the launcher.
+      const stopping = Date.now();
+      process.kill(-launcher.pid, 'SIGINT');
       assert.equal(await launcher.exited, 0);
+      process.stdout.write(`# launcher stopped ${((Date.now() - stopping) / 1000).toFixed(1)} s after Ctrl-C\n`);
       assert.ok(lines.some((l) => l.includes('Stopped.')));
       assert.ok(!existsSync(runtimeFile), 'runtime file removed');
       for (const port of Object.values(ports)) {

@@ -50,6 +50,7 @@ export async function startTemporalDevServer(options: {
   port: number;
   uiPort: number;
   log: (line: string) => void;
+  ownGroup?: boolean;
 }): Promise<TemporalHandle> {
   await mkdir(options.dataDir, { recursive: true });
   const pidFile = join(options.dataDir, 'temporal.pid');
@@ -57,7 +58,7 @@ export async function startTemporalDevServer(options: {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--ui-port', String(options.uiPort),
     '--db-filename', join(options.dataDir, 'temporal.db'), '--log-level', 'warn'];
   for (const attr of SEARCH_ATTRIBUTES) args.push('--search-attribute', attr);
-  const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log });
+  const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log, ownGroup: options.ownGroup });
   writeFileSync(pidFile, String(child.pid));
   const address = `127.0.0.1:${options.port}`;
   await Promise.race([
