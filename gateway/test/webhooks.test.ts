@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Webhook as SvixWebhook } from 'svix';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { startReceiver } from './webhook-receiver.js';
@@ -67,6 +68,8 @@ describe('POST /api/v1/webhooks', () => {
       assert.equal(ping.headers['webhook-id'], ping.event.id);
       assert.match(String(ping.headers['webhook-signature']), /^v1,[A-Za-z0-9+/=]+$/);
       const headers = { 'webhook-id': String(ping.headers['webhook-id']), 'webhook-timestamp': String(ping.headers['webhook-timestamp']), 'webhook-signature': String(ping.headers['webhook-signature']) };
+      const standard = new StandardWebhook(created.secret).verify(ping.body, headers) as { type: string };
+      assert.equal(standard.type, 'webhook.ping');
       // svix is a separate implementation of the Standard Webhooks scheme.
       const verified = new SvixWebhook(created.secret).verify(ping.body, headers) as { type: string };
       assert.equal(verified.type, 'webhook.ping');

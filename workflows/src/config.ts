@@ -10,10 +10,6 @@ export const WorkerConfig = z.object({
   WORKER_PORT: z.coerce.number().int().default(3109),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
   INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),
-  /** Development only: deliveries may go to loopback. */
-  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
-  /** A delivery attempt gets this long for a 2xx (PRODUCT.md §8: 15 s). */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Without a key the offline provider answers (model "offline"). */
   OPENAI_API_KEY: z.string().min(1).optional(),

@@ -5,7 +5,11 @@ import { createCandidate, getCandidate, listCandidates, updateCandidate } from '
 import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
 import { cancelInterview, getEvaluation, getInterview, listInterviews, reviewEvaluation, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listHiringFlows } from './hiring-flows.js';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks } from './webhooks.js';
+import {
+  createWebhook, deleteWebhook, getWebhook, listDeliveryAttempts, listWebhookDeliveries, listWebhooks, replayWebhook, retryWebhookDelivery, rotateWebhookSecret, testWebhook,
+  updateWebhook,
+} from './webhooks.js';
+import { getEvent, listEvents } from './events.js';
 import { createJobDescription, getTask } from './tasks.js';
 import { pushAtsEvent } from './ats-events.js';
 
@@ -33,6 +37,15 @@ export const restRouter = router({
   listWebhooks,
   getWebhook,
   deleteWebhook,
+  updateWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  listDeliveryAttempts,
+  retryWebhookDelivery,
+  replayWebhook,
+  listEvents,
+  getEvent,
   createJobDescription,
   getTask,
   pushAtsEvent,

@@ -54,6 +54,7 @@ export const ID_PREFIXES = {
   webhook: 'wh',
   task: 'task',
   event: 'evt',
+  delivery: 'dlv',
   atsEvent: 'atsevt',
   apiKey: 'key',
   organization: 'org',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIXES, Instant, prefixedId, text, Timestamp, wellFormed } from './common.js';
+import { ID_PREFIXES, Instant, int32, prefixedId, text, Timestamp, wellFormed } from './common.js';
 import { EventType } from './events.js';
 import { Failure, ListQuery, ModelName, PositionId } from './recruiting.js';
 
@@ -22,6 +22,20 @@ export const WebhookEvents = z
 const WebhookUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
 const WebhookDescription = text().trim().max(500);
 
+export const DeliveryId = prefixedId(ID_PREFIXES.delivery);
+export const EventId = prefixedId(ID_PREFIXES.event);
+const COUNT_MAX = 2_000_000_000;
+
+export const WebhookStats = z
+  .object({
+    pending: int32(0, COUNT_MAX).describe('Deliveries waiting for their first attempt'),
+    retrying: int32(0, COUNT_MAX).describe('Deliveries whose first attempt failed, waiting for a retry'),
+    oldestDueAt: Timestamp.nullable().describe('When the longest-waiting pending or retrying delivery was due'),
+    successRate24h: z.number().min(0).max(1).nullable().describe('Share of attempts in the last 24 h answered 2xx; null without attempts'),
+  })
+  .meta({ id: 'WebhookStats' });
+export type WebhookStats = z.infer<typeof WebhookStats>;
+
 export const Webhook = z
   .object({
     id: WebhookId,
@@ -30,6 +44,7 @@ export const Webhook = z
     description: WebhookDescription.nullable(),
     status: z.enum(['enabled', 'disabled']),
     disabledReason: z.string().max(500).nullable(),
+    stats: WebhookStats.describe('The endpoint\'s backlog and health'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -51,18 +66,94 @@ export const CreateWebhookBody = z
   .meta({ id: 'CreateWebhookBody' });
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
+/** PATCH /webhooks/{id}'s fields (the route adds the path's id and the "at least one" rule). */
+export const UpdateWebhookFields = z
+  .object({
+    url: WebhookUrl.optional().describe('https URL (http only for loopback when the dev flag is on)'),
+    events: WebhookEvents.optional(),
+    description: WebhookDescription.nullable().optional().describe('null removes it'),
+    status: z.enum(['enabled', 'disabled']).optional().describe('Re-enabling clears the failure run and `disabledReason`; disabling cancels pending deliveries'),
+  })
+  .strict();
+export const atLeastOneChange = (b: Record<string, unknown>) => Object.keys(b).some((k) => k !== 'id' && b[k] !== undefined);
+export const UpdateWebhookBody = UpdateWebhookFields.refine(atLeastOneChange, 'give at least one of url, events, description, status').meta({ id: 'UpdateWebhookBody' });
+export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
+
+export const RotatedSecret = z
+  .object({ secret: z.string().max(100).regex(/^whsec_[A-Za-z0-9+/=]+$/).describe('The new `whsec_…` secret, shown only now. For 24 h deliveries carry a signature with each, new and old.') })
+  .meta({ id: 'RotatedSecret' });
+
 export const ListWebhooksQuery = ListQuery.extend({}).strict();
 
+export const DeliveryStatus = z.enum(['pending', 'delivered', 'retrying', 'failed', 'cancelled']);
+const EventTypeName = z.string().max(100);
+const HttpStatus = int32(0, 999);
+const LatencyMs = int32(0, 3_600_000);
+/** What an attempt's failure was, in our words (never a library's message). */
+const AttemptError = z.string().max(1024);
+
+export const Delivery = z
+  .object({
+    id: DeliveryId,
+    webhookId: WebhookId,
+    eventId: EventId,
+    eventType: EventTypeName,
+    status: DeliveryStatus,
+    attempts: int32(0, COUNT_MAX),
+    nextAttemptAt: Timestamp.nullable(),
+    lastAttempt: z.object({ statusCode: HttpStatus.nullable(), error: AttemptError.nullable(), latencyMs: LatencyMs, at: Timestamp }).nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Delivery' });
+export type Delivery = z.infer<typeof Delivery>;
+
+export const ListDeliveriesQuery = ListQuery.extend({
+  status: DeliveryStatus.optional(),
+  eventType: EventType.optional(),
+}).strict();
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
+
+export const ReplayFields = z
+  .object({
+    since: Instant.describe('Replay events created at or after this instant (events are kept 30 days)'),
+    until: Instant.optional().describe('…and before this one (default: now)'),
+    types: z.array(SubscribableEvent).min(1).max(WEBHOOK_EVENTS_MAX).optional().describe('Only these event types (within those the endpoint subscribes to)'),
+  })
+  .strict();
+export const untilAfterSince = (b: { since: string; until?: string | undefined }) => !b.until || Date.parse(b.until) > Date.parse(b.since);
+export const ReplayBody = ReplayFields.refine(untilAfterSince, { message: 'until must be after since', path: ['until'] }).meta({ id: 'ReplayBody' });
+export type ReplayBody = z.infer<typeof ReplayBody>;
+
+export const ReplayAccepted = z.object({ count: int32(0, COUNT_MAX).describe('Deliveries queued') }).meta({ id: 'ReplayAccepted' });
+
+export const EventEnvelope = z
+  .object({
+    id: EventId,
+    type: EventTypeName,
+    createdAt: Timestamp,
+    data: z.record(z.string().max(100), z.unknown()).describe('A snapshot of the resource when the event happened'),
+  })
+  .meta({ id: 'Event' });
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+export const ListEventsQuery = ListQuery.extend({
+  type: EventType.optional(),
+  createdAfter: Instant.optional(),
+  createdBefore: Instant.optional(),
+}).strict();
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
+
 export const DeliveryAttempt = z.object({
-  id: z.string(),
+  id: z.string().max(40),
+  deliveryId: DeliveryId.nullable(),
   webhookId: WebhookId,
-  eventId: z.string(),
-  eventType: z.string(),
-  attempt: z.number().int(),
-  statusCode: z.number().int().nullable(),
-  latencyMs: z.number().int(),
-  responseExcerpt: z.string().nullable(),
-  error: z.string().nullable(),
+  eventId: EventId,
+  eventType: EventTypeName,
+  attempt: int32(1, COUNT_MAX),
+  statusCode: HttpStatus.nullable(),
+  latencyMs: LatencyMs,
+  responseExcerpt: z.string().max(1024).nullable(),
+  error: AttemptError.nullable(),
   createdAt: Timestamp,
 });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;

@@ -25,6 +25,14 @@ export const IntegrationsConfig = BaseConfig.extend({
   WEBHOOK_ALLOW_LOOPBACK: Bool.default(false),
   /** Waits between delivery attempts (PRODUCT.md §8). */
   WEBHOOK_RETRY_SCHEDULE: Schedule.prefault('5s,5m,30m,2h,5h,10h,10h'),
-});
+  /** A delivery attempt gets this long for a 2xx: connect, send, response headers (PRODUCT.md §8: 15 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How long a dispatcher holds a claimed delivery; past it (a dead dispatcher), Temporal takes over. */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Attempts in flight at once to one endpoint, across every instance. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** Attempts in flight at once from one dispatcher (one instance). */
+  WEBHOOK_DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
+}).refine((c) => c.WEBHOOK_LEASE_MS >= c.WEBHOOK_TIMEOUT_MS + 1000, { message: 'WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS by at least 1 s', path: ['WEBHOOK_LEASE_MS'] });
 export type IntegrationsConfig = z.infer<typeof IntegrationsConfig>;
 export const loadIntegrationsConfig = () => loadConfig(IntegrationsConfig, serviceEnv('integrations'));

@@ -13,13 +13,52 @@ export interface WebhooksTable {
   disabled_reason: string | null;
   secret_sealed: string;
   failing_since: Date | null;
+  /** The secret before the last rotation, still signing (as a second signature) until `previous_secret_until`. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
   deleted_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An event as delivered (the envelope), kept 30 days for GET /events and replays. */
+export interface EventsTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  payload: Json<{ id: string; type: string; createdAt: string; data: unknown }>;
+  created_at: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'retrying' | 'failed' | 'cancelled';
+
+/** One (event, endpoint) pair: the dispatchers' queue and the delivery log's rows. */
+export interface DeliveriesTable {
+  id: string;
+  organization_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The deployment whose dispatchers and workers deliver it (that of the instance that queued it). */
+  task_queue: string;
+  status: DeliveryStatus;
+  /** Bumped by a manual retry or a replay: the retry workflow of an older generation stops. */
+  generation: ColumnType<number, number | undefined, number>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date | null;
+  /** A dispatcher holds the delivery until then; past it, Temporal takes over. */
+  lease_until: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  last_attempt_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
 export interface DeliveryAttemptsTable {
   id: string;
+  delivery_id: string | null;
   organization_id: string;
   webhook_id: string;
   event_id: string;
@@ -62,6 +101,8 @@ export interface AtsEventsTable {
 export interface IntegrationsDB {
   'integrations.webhooks': WebhooksTable;
   'integrations.delivery_attempts': DeliveryAttemptsTable;
+  'integrations.events': EventsTable;
+  'integrations.deliveries': DeliveriesTable;
   'integrations.tasks': TasksTable;
   'integrations.ats_events': AtsEventsTable;
 }

@@ -6,7 +6,11 @@ import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { migrations } from '../migrations/index.js';
 import { loadIntegrationsConfig } from './config.js';
 import { SCHEMA, type IntegrationsDB } from './db.js';
-import { ingestEvents } from './deliveries/deliveries.queries.js';
+import { ingestEvents } from './deliveries/fan-out.js';
+import { DeliverySender } from './deliveries/delivery-attempt.js';
+import { Dispatcher } from './deliveries/dispatcher.js';
+import { WebhookHttp } from './deliveries/webhook-http.js';
+import { ensurePurgeSchedule } from './deliveries/purge-schedule.js';
 import { createIntegrationsRouter } from './router.js';
 
 const config = loadIntegrationsConfig();
@@ -15,28 +19,47 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integratio
 const db = createDb<IntegrationsDB>(pool);
 await migrateSchema(db, SCHEMA, migrations);
 
-const delivery = { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, taskQueue: config.TEMPORAL_TASK_QUEUE };
+const delivery = {
+  allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+  retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  leaseMs: config.WEBHOOK_LEASE_MS,
+  endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+  totalConcurrency: config.WEBHOOK_DISPATCH_CONCURRENCY,
+};
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
+const secrets = new SecretBox(config.WEBHOOK_SECRET_KEYS);
+const http = new WebhookHttp({ allowLoopback: delivery.allowLoopback, timeoutMs: delivery.timeoutMs, connectionsPerEndpoint: delivery.endpointConcurrency });
+const sender = new DeliverySender(secrets, http);
+const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const router = createIntegrationsRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),
-  secrets: new SecretBox(config.WEBHOOK_SECRET_KEYS),
+  secrets,
   delivery,
+  sender,
+  temporal,
+  logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
 const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
-const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await ingestEvents(db, delivery, events)), logger, relayTiming);
+const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await db.transaction().execute((trx) => ingestEvents(trx, delivery.taskQueue, events))), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
-const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
+const dispatcher = new Dispatcher(db, delivery, sender, temporal, logger);
+await dispatcher.start(config.DATABASE_URL);
+void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
+  await dispatcher.stop();
   await publisher.stop();
   await relay.stop();
+  await http.close();
   await temporal.connection.close();
   await db.destroy();
 });

@@ -1,14 +1,22 @@
 import { z } from 'zod';
-import type { CursorCodec, Kysely, SecretBox } from '@hireloop/platform';
+import type { Client } from '@temporalio/client';
+import type { CursorCodec, Kysely, Logger, SecretBox } from '@hireloop/platform';
 import {
-  AtsEventAccepted, AtsEventBody, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, DeliveryAttempt, EventType, JobDescriptionResult,
-  ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, Task, TaskId, Webhook, WebhookId,
+  AtsEventAccepted, AtsEventBody, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
+  JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
+  UpdateWebhookBody, Webhook, WebhookId,
 } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { IntegrationsDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
-import { createWebhook, deleteWebhook, getWebhookRow, listWebhooks, toWebhook } from './webhooks/webhooks.queries.js';
-import { deliveryTarget, ingestEvents, listAttempts, recordAttempt } from './deliveries/deliveries.queries.js';
+import {
+  createWebhook, deleteWebhook, getWebhookRow, listWebhooks, rotateSecret, sendTestPing, updateWebhook, webhookWithStats,
+} from './webhooks/webhooks.queries.js';
+import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, replay, retryDelivery } from './deliveries/deliveries.queries.js';
+import { ingestEvents } from './deliveries/fan-out.js';
+import { attemptRetry } from './deliveries/retry-attempt.js';
+import { stopRetryWorkflows } from './deliveries/cancel.js';
+import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, markTaskRunning, toTask } from './tasks/tasks.queries.js';
 import { acceptAtsEvent, finishAtsEvent } from './ats/ats.queries.js';
@@ -19,6 +27,9 @@ export interface IntegrationsDeps {
   cursors: CursorCodec;
   secrets: SecretBox;
   delivery: DeliverySettings;
+  sender: DeliverySender;
+  temporal: Client;
+  logger: Logger;
   recruiting: ReturnType<typeof createRecruitingClient>;
 }
 
@@ -26,38 +37,63 @@ const Published = z.object({ id: z.string(), type: EventType, createdAt: z.strin
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, recruiting } = deps;
+  const { db, cursors, secrets, delivery, sender, temporal, logger, recruiting } = deps;
+  /** After a commit that cancelled deliveries: their retry workflows end now. */
+  const stop = (ids: string[]) => stopRetryWorkflows(temporal, ids, logger);
+  const endpoint = z.object({ id: WebhookId });
   return router({
     webhooks: router({
       create: orgProcedure.input(CreateWebhookBody).output(CreatedWebhook).mutation(({ ctx, input }) => createWebhook(db, secrets, delivery, ctx.org, input)),
       list: orgProcedure.input(ListWebhooksQuery).output(pageOf(Webhook)).query(({ ctx, input }) => listWebhooks(db, cursors, ctx.org, input)),
-      get: orgProcedure.input(z.object({ id: WebhookId })).output(Webhook).query(async ({ ctx, input }) => toWebhook(await getWebhookRow(db, ctx.org, input.id))),
-      delete: orgProcedure.input(z.object({ id: WebhookId })).output(z.object({ deleted: z.literal(true) })).mutation(async ({ ctx, input }) => {
-        await deleteWebhook(db, ctx.org, input.id);
+      get: orgProcedure.input(endpoint).output(Webhook).query(async ({ ctx, input }) => webhookWithStats(db, await getWebhookRow(db, ctx.org, input.id))),
+      update: orgProcedure.input(endpoint.extend({ changes: UpdateWebhookBody })).output(Webhook).mutation(async ({ ctx, input }) => {
+        const { webhook, stopWorkflows } = await updateWebhook(db, delivery, ctx.org, input.id, input.changes);
+        await stop(stopWorkflows);
+        return webhook;
+      }),
+      delete: orgProcedure.input(endpoint).output(z.object({ deleted: z.literal(true) })).mutation(async ({ ctx, input }) => {
+        await stop(await deleteWebhook(db, ctx.org, input.id));
         return { deleted: true as const };
       }),
-      /** The delivery log, for the console. */
+      rotateSecret: orgProcedure.input(endpoint).output(RotatedSecret).mutation(({ ctx, input }) => rotateSecret(db, secrets, ctx.org, input.id)),
+      test: orgProcedure.input(endpoint).output(z.object({ eventId: EventId })).mutation(({ ctx, input }) => sendTestPing(db, delivery, ctx.org, input.id)),
+      replay: orgProcedure.input(endpoint.extend({ window: ReplayBody })).output(ReplayAccepted).mutation(async ({ ctx, input }) => {
+        const { count, stopWorkflows } = await replay(db, delivery, ctx.org, input.id, input.window);
+        await stop(stopWorkflows);
+        return { count };
+      }),
+      deliveries: orgProcedure
+        .input(ListDeliveriesQuery.extend({ webhookId: WebhookId }))
+        .output(pageOf(Delivery))
+        .query(({ ctx, input }) => listDeliveries(db, cursors, ctx.org, input)),
+      retryDelivery: orgProcedure.input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId })).output(Delivery).mutation(async ({ ctx, input }) => {
+        const { delivery: d, stopWorkflows } = await retryDelivery(db, delivery, ctx.org, input.webhookId, input.deliveryId);
+        await stop(stopWorkflows);
+        return d;
+      }),
+      /** The attempt log of an endpoint (the console's view), or of one of its deliveries. */
       attempts: orgProcedure
-        .input(z.object({ webhookId: WebhookId, limit: PageLimit, cursor: Cursor.optional() }))
+        .input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId.optional(), limit: PageLimit, cursor: Cursor.optional() }))
         .output(pageOf(DeliveryAttempt))
         .query(({ ctx, input }) => listAttempts(db, cursors, ctx.org, input)),
     }),
     deliveries: router({
-      target: systemOrgProcedure.input(z.object({ webhookId: WebhookId })).query(({ ctx, input }) => deliveryTarget(db, secrets, ctx.org, input.webhookId)),
-      record: systemOrgProcedure
-        .input(z.object({
-          webhookId: WebhookId, eventId: z.string(), eventType: z.string(), attempt: z.number().int().min(1), statusCode: z.number().int().nullable(),
-          latencyMs: z.number().int().min(0), responseExcerpt: z.string().nullable(), error: z.string().nullable(),
-        }))
-        .output(z.object({ disabled: z.boolean() }))
-        .mutation(({ ctx, input }) => recordAttempt(db, ctx.org, input)),
+      /** One attempt of a retry workflow (its activity): ids in, the outcome out. */
+      attempt: systemOrgProcedure
+        .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable() }))
+        .output(z.object({ outcome: z.enum(['delivered', 'failed', 'gone', 'stopped']), retryAfterSeconds: z.number().nullable().optional() }))
+        .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
+      /** The retention purge, run by the `purge-events` Temporal schedule. */
+      purge: systemProcedure.output(z.object({ events: z.number().int(), attempts: z.number().int() })).mutation(() => purgeExpired(db)),
     }),
     events: router({
       /** Every service's outbox publisher hands its events here for fan-out to webhooks. */
       ingest: systemProcedure
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
-        .mutation(async ({ input }) => ({ queued: await ingestEvents(db, delivery, input.events) })),
+        .mutation(async ({ input }) => ({ queued: await db.transaction().execute((trx) => ingestEvents(trx, delivery.taskQueue, input.events)) })),
+      list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, ctx.org, input)),
+      get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, ctx.org, input.id)),
     }),
     tasks: router({
       createJobDescription: orgProcedure.input(CreateJobDescriptionBody).output(Task).mutation(async ({ ctx, input }) => {

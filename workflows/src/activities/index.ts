@@ -14,7 +14,7 @@ export function createActivities(config: WorkerConfig) {
   const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
   return {
     ...createEvaluationActivities({ recruiting, ai }),
-    ...createDeliveryActivities({ integrations, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+    ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
   };

@@ -1,115 +1,172 @@
-import { AppError, enqueueWorkflowStart, newId, olderThan, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
-import type { DeliveryAttempt } from '@hireloop/contracts';
-import { SCHEMA, type IntegrationsDB } from '../db.js';
-import { subscribers } from '../webhooks/webhooks.queries.js';
-import { deliveryStart, type DeliveredEvent, type DeliverySettings } from './delivery-start.js';
+import { AppError, newId, olderThan, sql, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import type { DeliveriesTable, DeliveryAttemptsTable, IntegrationsDB } from '../db.js';
+import { getWebhookRow } from '../webhooks/webhooks.queries.js';
+import { notifyDispatchers } from './fan-out.js';
+import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
 
-/** An endpoint failing every delivery for this long is disabled (PRODUCT.md §8). */
-const DISABLE_AFTER_FAILING = '5 days';
+/** Events (and with them their deliveries) are kept this long (PRODUCT.md §7). */
+export const EVENT_RETENTION = '30 days';
 
-/**
- * Fan-out: for each published event, one delivery workflow per matching enabled webhook, queued
- * in one transaction. Idempotent: the workflow id is (event, webhook), so a republished event
- * queues nothing new.
- */
-export async function ingestEvents(db: Kysely<IntegrationsDB>, settings: DeliverySettings, events: (DeliveredEvent & { organizationId: string })[]): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    let queued = 0;
-    for (const { organizationId, ...event } of events) {
-      if (event.type === 'webhook.ping') continue;
-      for (const { id } of await subscribers(trx, organizationId, event.type)) {
-        await enqueueWorkflowStart(trx, SCHEMA, deliveryStart(settings, organizationId, id, event));
-        queued++;
-      }
-    }
-    return queued;
-  });
-}
-
-/** What a delivery attempt needs: where to, and the secret to sign with (never leaves the platform). */
-export async function deliveryTarget(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, webhookId: string) {
-  const row = await db.selectFrom('integrations.webhooks').selectAll().where('organization_id', '=', organizationId).where('id', '=', webhookId).executeTakeFirst();
-  if (!row || row.deleted_at) return { state: 'deleted' as const };
-  if (row.status === 'disabled') return { state: 'disabled' as const };
-  return { state: 'enabled' as const, url: row.url, secret: box.open(row.secret_sealed) };
-}
-
-export interface AttemptRecord {
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  statusCode: number | null;
-  latencyMs: number;
-  responseExcerpt: string | null;
-  error: string | null;
-}
-
-/**
- * Logs one attempt and keeps the endpoint's health: a 2xx clears `failing_since`; 410 Gone
- * disables at once; any other failure disables once the endpoint has failed for 5 days.
- */
-export function recordAttempt(db: Kysely<IntegrationsDB>, organizationId: string, attempt: AttemptRecord): Promise<{ disabled: boolean }> {
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('integrations.delivery_attempts')
-      .values({
-        id: newId('dla'),
-        organization_id: organizationId,
-        webhook_id: attempt.webhookId,
-        event_id: attempt.eventId,
-        event_type: attempt.eventType,
-        attempt: attempt.attempt,
-        status_code: attempt.statusCode,
-        latency_ms: attempt.latencyMs,
-        response_excerpt: attempt.responseExcerpt?.slice(0, 1024) ?? null,
-        error: attempt.error?.slice(0, 1024) ?? null,
-      })
-      .execute();
-    const ok = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-    const where = trx.updateTable('integrations.webhooks').where('organization_id', '=', organizationId).where('id', '=', attempt.webhookId);
-    if (ok) {
-      await where.set({ failing_since: null }).execute();
-      return { disabled: false };
-    }
-    if (attempt.statusCode === 410) {
-      await where.set({ status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone.', updated_at: new Date() }).execute();
-      return { disabled: true };
-    }
-    const row = await where
-      .set({
-        failing_since: sql<Date>`coalesce(failing_since, now())`,
-        status: sql<'enabled' | 'disabled'>`case when failing_since < now() - ${DISABLE_AFTER_FAILING}::interval then 'disabled' else status end`,
-        disabled_reason: sql<string | null>`case when failing_since < now() - ${DISABLE_AFTER_FAILING}::interval then 'Every delivery failed for 5 days.' else disabled_reason end`,
-      })
-      .returning(['status'])
-      .executeTakeFirst();
-    return { disabled: row?.status === 'disabled' };
-  });
-}
-
-export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCodec, organizationId: string, query: { webhookId: string; limit: number; cursor?: string }): Promise<{ items: DeliveryAttempt[]; nextCursor: string | null }> {
-  const exists = await db.selectFrom('integrations.webhooks').select('id').where('organization_id', '=', organizationId).where('id', '=', query.webhookId).executeTakeFirst();
-  if (!exists) throw new AppError('not_found', `No webhook ${query.webhookId}.`);
-  const context = { list: 'delivery_attempts', organizationId, filters: { webhookId: query.webhookId } };
-  let q = db.selectFrom('integrations.delivery_attempts').selectAll().where('webhook_id', '=', query.webhookId);
-  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-  const page = toPage(rows, query.limit, codec, context);
+function toDelivery(r: Selectable<DeliveriesTable>): Delivery {
   return {
-    items: page.items.map((r) => ({
-      id: r.id,
-      webhookId: r.webhook_id,
-      eventId: r.event_id,
-      eventType: r.event_type,
-      attempt: r.attempt,
-      statusCode: r.status_code,
-      latencyMs: r.latency_ms,
-      responseExcerpt: r.response_excerpt,
-      error: r.error,
-      createdAt: r.created_at.toISOString(),
-    })),
-    nextCursor: page.nextCursor,
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
+    lastAttempt: r.last_attempt_at
+      ? { statusCode: r.last_status_code, error: r.last_error, latencyMs: r.last_latency_ms ?? 0, at: r.last_attempt_at.toISOString() }
+      : null,
+    createdAt: r.created_at.toISOString(),
   };
 }
 
+function toAttempt(r: Selectable<DeliveryAttemptsTable>): DeliveryAttempt {
+  return {
+    id: r.id,
+    deliveryId: r.delivery_id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    attempt: r.attempt,
+    statusCode: r.status_code,
+    latencyMs: r.latency_ms,
+    responseExcerpt: r.response_excerpt,
+    error: r.error,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** GET /webhooks/{id}/deliveries: one row per (event, endpoint), newest first; filters status, eventType. */
+export async function listDeliveries(db: Kysely<IntegrationsDB>, codec: CursorCodec, organizationId: string, query: ListDeliveriesQuery & { webhookId: string }) {
+  await getWebhookRow(db, organizationId, query.webhookId);
+  const context = { list: 'deliveries', organizationId, filters: { webhookId: query.webhookId, status: query.status, eventType: query.eventType } };
+  let q = db.selectFrom('integrations.deliveries').selectAll().where('webhook_id', '=', query.webhookId);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.eventType) q = q.where('event_type', '=', query.eventType);
+  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+  const page = toPage(rows, query.limit, codec, context);
+  return { items: page.items.map(toDelivery), nextCursor: page.nextCursor };
+}
+
+async function getDeliveryRow(db: Kysely<IntegrationsDB>, organizationId: string, webhookId: string, deliveryId: string) {
+  await getWebhookRow(db, organizationId, webhookId);
+  const row = await db.selectFrom('integrations.deliveries').selectAll().where('id', '=', deliveryId).where('webhook_id', '=', webhookId).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No delivery ${deliveryId}.`);
+  return row;
+}
+
+/** The attempts of one endpoint (the console's delivery log) or of one delivery, newest first. */
+export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCodec, organizationId: string, query: { webhookId: string; deliveryId?: string; limit: number; cursor?: string }) {
+  if (query.deliveryId) await getDeliveryRow(db, organizationId, query.webhookId, query.deliveryId);
+  else await getWebhookRow(db, organizationId, query.webhookId);
+  const context = { list: 'delivery_attempts', organizationId, filters: { webhookId: query.webhookId, deliveryId: query.deliveryId } };
+  let q = db.selectFrom('integrations.delivery_attempts').selectAll().where('webhook_id', '=', query.webhookId);
+  if (query.deliveryId) q = q.where('delivery_id', '=', query.deliveryId);
+  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+  const page = toPage(rows, query.limit, codec, context);
+  return { items: page.items.map(toAttempt), nextCursor: page.nextCursor };
+}
+
+/**
+ * POST …/deliveries/{id}/retry: one attempt now, outside the schedule. The delivery takes a new
+ * generation (a retry workflow of the old one stops at its next attempt; a failure of this one
+ * starts `deliver:<delivery>:<generation>`) and goes back to the dispatchers.
+ */
+export async function retryDelivery(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
+  const webhook = await getWebhookRow(db, organizationId, webhookId);
+  if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('integrations.deliveries').select(['status', 'generation']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
+    if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
+    const row = await trx
+      .updateTable('integrations.deliveries')
+      .set({ status: 'pending', generation: sql`generation + 1`, task_queue: settings.taskQueue, next_attempt_at: new Date(), lease_until: null, updated_at: new Date() })
+      .where('id', '=', deliveryId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await notifyDispatchers(trx);
+    return { delivery: toDelivery(row), stopWorkflows: before.status === 'retrying' ? [retryWorkflowId(deliveryId, before.generation)] : [] };
+  });
+}
+
+/**
+ * POST /webhooks/{id}/replay: every retained event in [since, until) of the types this endpoint
+ * subscribes to (narrowed by `types`) is delivered to it again, as a new generation of its
+ * delivery (or a first delivery, for an event it never got). Pings are not replayed.
+ */
+export async function replay(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody): Promise<{ count: number; stopWorkflows: string[] }> {
+  const webhook = await getWebhookRow(db, organizationId, webhookId);
+  if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
+  const subscribed = webhook.events.includes('*') ? null : webhook.events;
+  const types = input.types ? input.types.filter((t) => subscribed === null || subscribed.includes(t)) : subscribed;
+  return db.transaction().execute(async (trx) => {
+    let q = trx.selectFrom('integrations.events').select(['id', 'type']).where('organization_id', '=', organizationId).where('type', '<>', 'webhook.ping')
+      .where('created_at', '>=', new Date(input.since));
+    if (input.until) q = q.where('created_at', '<', new Date(input.until));
+    if (types !== null) q = q.where('type', 'in', types.length ? types : ['']);
+    const events = await q.execute();
+    let count = 0;
+    const stopWorkflows: string[] = [];
+    for (let i = 0; i < events.length; i += 500) {
+      const batch = events.slice(i, i + 500);
+      const prior = await trx.selectFrom('integrations.deliveries').select(['id', 'status', 'generation'])
+        .where('webhook_id', '=', webhookId).where('event_id', 'in', batch.map((e) => e.id)).forUpdate().execute();
+      for (const p of prior) if (p.status === 'retrying') stopWorkflows.push(retryWorkflowId(p.id, p.generation));
+      const now = new Date();
+      const rows = await trx
+        .insertInto('integrations.deliveries')
+        .values(batch.map((e) => ({
+          id: newId(ID_PREFIXES.delivery, now.getTime()), organization_id: organizationId, webhook_id: webhookId, event_id: e.id, event_type: e.type, task_queue: settings.taskQueue,
+          status: 'pending' as const, next_attempt_at: now, created_at: now,
+        })))
+        .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doUpdateSet({
+          status: 'pending', generation: sql`integrations.deliveries.generation + 1`, task_queue: settings.taskQueue, next_attempt_at: now, lease_until: null, updated_at: now,
+        }))
+        .returning('id')
+        .execute();
+      count += rows.length;
+    }
+    if (count) await notifyDispatchers(trx);
+    return { count, stopWorkflows };
+  });
+}
+
+function toEvent(r: { payload: { id: string; type: string; createdAt: string; data: unknown } }): EventEnvelope {
+  const { id, type, createdAt, data } = r.payload;
+  return { id, type, createdAt, data: data as Record<string, unknown> };
+}
+
+/** GET /events: the organization's retained events, newest first; filters type, createdAfter, createdBefore. */
+export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec, organizationId: string, query: ListEventsQuery) {
+  const context = { list: 'events', organizationId, filters: { type: query.type, createdAfter: query.createdAfter, createdBefore: query.createdBefore } };
+  let q = db.selectFrom('integrations.events').select(['id', 'created_at', 'payload']).where('organization_id', '=', organizationId)
+    .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`);
+  if (query.type) q = q.where('type', '=', query.type);
+  if (query.createdAfter) q = q.where('created_at', '>', new Date(query.createdAfter));
+  if (query.createdBefore) q = q.where('created_at', '<', new Date(query.createdBefore));
+  if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+  const page = toPage(rows, query.limit, codec, context);
+  return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
+}
+
+export async function getEvent(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<EventEnvelope> {
+  const row = await db.selectFrom('integrations.events').select('payload').where('organization_id', '=', organizationId).where('id', '=', id)
+    .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No event ${id}.`);
+  return toEvent(row);
+}
+
+/** The retention purge (run by a Temporal schedule): events past 30 days, their deliveries, old attempts. */
+export async function purgeExpired(db: Kysely<IntegrationsDB>): Promise<{ events: number; attempts: number }> {
+  const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
+  const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0) };
+}

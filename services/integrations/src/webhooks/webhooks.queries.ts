@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, enqueueWorkflowStart, newId, olderThan, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
-import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type Webhook } from '@hireloop/contracts';
+import { AppError, newId, olderThan, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
+import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type UpdateWebhookBody, type Webhook, type WebhookStats } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
-import { SCHEMA, type Db, type IntegrationsDB, type WebhooksTable } from '../db.js';
-import { deliveryStart, type DeliverySettings } from '../deliveries/delivery-start.js';
+import type { Db, IntegrationsDB, WebhooksTable } from '../db.js';
+import type { DeliverySettings } from '../deliveries/delivery-start.js';
+import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
+import { cancelEndpointDeliveries } from '../deliveries/cancel.js';
 
-export function toWebhook(row: Selectable<WebhooksTable>): Webhook {
+/** How long the secret before a rotation keeps signing beside the new one (PRODUCT.md §7). */
+const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+const NO_STATS: WebhookStats = { pending: 0, retrying: 0, oldestDueAt: null, successRate24h: null };
+
+export function toWebhook(row: Selectable<WebhooksTable>, stats: WebhookStats = NO_STATS): Webhook {
   return {
     id: row.id,
     url: row.url,
@@ -13,14 +20,46 @@ export function toWebhook(row: Selectable<WebhooksTable>): Webhook {
     description: row.description,
     status: row.status,
     disabledReason: row.disabled_reason,
+    stats,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
+/** The backlog and health of endpoints: deliveries pending and retrying, the oldest due, 24 h success rate. */
+export async function webhookStats(db: Db, ids: string[]): Promise<Map<string, WebhookStats>> {
+  const stats = new Map<string, WebhookStats>(ids.map((id) => [id, { ...NO_STATS }]));
+  if (ids.length === 0) return stats;
+  const [backlog, rates] = await Promise.all([
+    sql<{ webhook_id: string; pending: number; retrying: number; oldest: Date | null }>`
+      select webhook_id, count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'retrying')::int as retrying,
+        min(next_attempt_at) as oldest
+      from integrations.deliveries where webhook_id = any(${ids}) and status in ('pending', 'retrying') group by webhook_id`.execute(db),
+    sql<{ webhook_id: string; rate: number }>`
+      select webhook_id, (count(*) filter (where status_code between 200 and 299))::float8 / count(*) as rate
+      from integrations.delivery_attempts where webhook_id = any(${ids}) and created_at > now() - interval '24 hours' group by webhook_id`.execute(db),
+  ]);
+  for (const r of backlog.rows) Object.assign(stats.get(r.webhook_id)!, { pending: r.pending, retrying: r.retrying, oldestDueAt: r.oldest?.toISOString() ?? null });
+  for (const r of rates.rows) stats.get(r.webhook_id)!.successRate24h = Math.round(r.rate * 10_000) / 10_000;
+  return stats;
+}
+
+export async function webhookWithStats(db: Db, row: Selectable<WebhooksTable>): Promise<Webhook> {
+  return toWebhook(row, (await webhookStats(db, [row.id])).get(row.id));
+}
+
 /** `whsec_` + base64 of 24 random bytes (PRODUCT.md §7), the form Standard Webhooks libraries take. */
 function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Queues a `webhook.ping` to one endpoint, in the caller's transaction. */
+async function queuePing(trx: Parameters<typeof keepEvent>[0], taskQueue: string, organizationId: string, webhook: Webhook): Promise<string> {
+  const ping = { id: newId(ID_PREFIXES.event), type: 'webhook.ping', createdAt: new Date().toISOString(), data: { webhook } };
+  await keepEvent(trx, organizationId, ping);
+  await queueDeliveries(trx, taskQueue, organizationId, ping, [webhook.id]);
+  await notifyDispatchers(trx);
+  return ping.id;
 }
 
 /**
@@ -49,9 +88,8 @@ export async function createWebhook(db: Kysely<IntegrationsDB>, box: SecretBox, 
       .returningAll()
       .executeTakeFirstOrThrow();
     const webhook = toWebhook(row);
-    const ping = { id: newId(ID_PREFIXES.event), type: 'webhook.ping' as const, createdAt: now.toISOString(), data: { webhook } };
-    await enqueueWorkflowStart(trx, SCHEMA, deliveryStart(settings, organizationId, webhook.id, ping));
-    return { ...webhook, secret };
+    await queuePing(trx, settings.taskQueue, organizationId, webhook);
+    return { ...webhook, stats: { ...NO_STATS, pending: 1, oldestDueAt: now.toISOString() }, secret };
   });
 }
 
@@ -69,20 +107,85 @@ export async function listWebhooks(db: Db, codec: CursorCodec, organizationId: s
   if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
   const page = toPage(rows, query.limit, codec, context);
-  return { items: page.items.map(toWebhook), nextCursor: page.nextCursor };
+  const stats = await webhookStats(db, page.items.map((r) => r.id));
+  return { items: page.items.map((r) => toWebhook(r, stats.get(r.id))), nextCursor: page.nextCursor };
 }
 
-/** DELETE: the webhook disappears from the API at once; deliveries in flight stop at their next attempt. */
-export async function deleteWebhook(db: Db, organizationId: string, id: string): Promise<void> {
+/**
+ * PATCH: url (checked by the SSRF guard), events, description, status. Disabling cancels the
+ * endpoint's pending and retrying deliveries; re-enabling clears the failure run and the reason.
+ * Returns the webhook and the retry workflows to stop after the commit.
+ */
+export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string, input: UpdateWebhookBody): Promise<{ webhook: Webhook; stopWorkflows: string[] }> {
+  if (input.url !== undefined) await resolveWebhookTarget(input.url, settings.allowLoopback);
+  const result = await db.transaction().execute(async (trx) => {
+    const before = await live(trx).where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) throw new AppError('not_found', `No webhook ${id}.`);
+    const enabling = input.status === 'enabled' && before.status === 'disabled';
+    const disabling = input.status === 'disabled' && before.status === 'enabled';
+    const row = await trx
+      .updateTable('integrations.webhooks')
+      .set({
+        ...(input.url !== undefined && { url: input.url }),
+        ...(input.events !== undefined && { events: input.events }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.status !== undefined && { status: input.status }),
+        ...(enabling && { failing_since: null, disabled_reason: null }),
+        ...(disabling && { disabled_reason: 'Disabled through the API.' }),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const stopWorkflows = disabling ? await cancelEndpointDeliveries(trx, id) : [];
+    return { row, stopWorkflows };
+  });
+  return { webhook: await webhookWithStats(db, result.row), stopWorkflows: result.stopWorkflows };
+}
+
+/** A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a gap. */
+export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string): Promise<{ secret: string }> {
+  const secret = newSecret();
   const row = await db
     .updateTable('integrations.webhooks')
-    .set({ deleted_at: new Date(), updated_at: new Date() })
+    .set({
+      previous_secret_sealed: sql<string>`secret_sealed`,
+      previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
+      secret_sealed: box.seal(secret),
+      updated_at: new Date(),
+    })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
   if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+  return { secret };
+}
+
+/** POST /webhooks/{id}/test: a `webhook.ping` to this endpoint now; returns the delivery's id. */
+export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string): Promise<{ eventId: string }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await getWebhookRow(trx, organizationId, id);
+    if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
+    return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
+  });
+}
+
+/** DELETE: gone from the API at once; its pending deliveries end `cancelled`, its retry workflows are stopped. */
+export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('integrations.webhooks')
+      .set({ deleted_at: new Date(), updated_at: new Date() })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+    return cancelEndpointDeliveries(trx, id);
+  });
 }
 
 /** Enabled webhooks of the organization that subscribe to `type` (or to everything). */

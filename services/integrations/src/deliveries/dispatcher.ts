@@ -1,0 +1,129 @@
+import type { Client } from '@temporalio/client';
+import { RelayLoop, sql, type Kysely, type Logger } from '@hireloop/platform';
+import type { IntegrationsDB } from '../db.js';
+import { handOver, recordAttempt, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
+import { stopRetryWorkflows } from './cancel.js';
+import type { DeliverySettings } from './delivery-start.js';
+import { DELIVERIES_CHANNEL } from './fan-out.js';
+
+/** Most deliveries claimed by one query. */
+const CLAIM_BATCH = 200;
+
+/**
+ * The dispatcher of one integrations instance (PRODUCT.md §8): makes the first attempt of every
+ * committed delivery with no Temporal round trip. Woken by NOTIFY at each fan-out's commit (and a
+ * slow poll), it claims due deliveries with `FOR UPDATE SKIP LOCKED` and a lease, commits the
+ * claim, then sends: no lock is held across the HTTP call.
+ *
+ * Isolation: the claim takes at most `endpointConcurrency` deliveries in flight per endpoint,
+ * counted across every instance (leased rows), and interleaves endpoints and organizations
+ * (round-robin by organization, random within one), so a slow or failing endpoint only delays
+ * itself. A failed first attempt hands the delivery to its Temporal retry workflow; a lease that
+ * expired (its dispatcher died mid-attempt) does too, and that workflow attempts at once.
+ */
+export class Dispatcher {
+  private readonly loop: RelayLoop;
+  private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: Kysely<IntegrationsDB>,
+    private readonly settings: DeliverySettings,
+    private readonly sender: DeliverySender,
+    private readonly temporal: Client,
+    private readonly logger: Logger,
+    private readonly pollMs = 1000,
+  ) {
+    this.loop = new RelayLoop({ name: 'dispatcher', schema: 'integrations', channel: DELIVERIES_CHANNEL, pollMs, logger, pass: () => this.pass() });
+  }
+
+  start(databaseUrl?: string): Promise<void> {
+    return this.loop.start(databaseUrl);
+  }
+
+  /** Stops claiming and waits for the attempts in flight (their leases would expire otherwise). */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.all(this.running);
+  }
+
+  private async pass(): Promise<boolean> {
+    if (Date.now() - this.lastSweep >= Math.min(this.pollMs, this.settings.leaseMs / 2)) {
+      this.lastSweep = Date.now();
+      await this.handOverExpiredLeases();
+    }
+    const free = Math.min(CLAIM_BATCH, this.settings.totalConcurrency - this.inFlight);
+    if (free <= 0) return false;
+    const claimed = await this.claim(free);
+    for (const work of claimed) this.launch(work);
+    return claimed.length === free;
+  }
+
+  private claim(limit: number): Promise<DeliveryWork[]> {
+    const cap = this.settings.endpointConcurrency;
+    return sql<DeliveryWork>`
+      with due as (
+        select webhook_id, organization_id from integrations.deliveries
+        where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until is null and next_attempt_at <= now()
+        group by webhook_id, organization_id
+      ), turns as (
+        select webhook_id, row_number() over (partition by organization_id order by random()) as turn from due
+      ), picked as (
+        select c.id from turns t
+        cross join lateral (
+          select x.id, row_number() over (order by x.next_attempt_at, x.id) as k from (
+            select id, next_attempt_at from integrations.deliveries x
+            where x.webhook_id = t.webhook_id and x.task_queue = ${this.settings.taskQueue} and x.status = 'pending' and x.lease_until is null and x.next_attempt_at <= now()
+            order by x.next_attempt_at, x.id
+            limit greatest(0, ${cap} - (select count(*) from integrations.deliveries y where y.webhook_id = t.webhook_id and y.status = 'pending' and y.lease_until is not null))
+            for update skip locked
+          ) x
+        ) c
+        order by t.turn + c.k, random()
+        limit ${limit}
+      )
+      update integrations.deliveries d set lease_until = now() + make_interval(secs => ${this.settings.leaseMs / 1000}), updated_at = now()
+      from picked p, integrations.events e, integrations.webhooks w
+      where d.id = p.id and e.id = d.event_id and w.id = d.webhook_id
+      returning ${WORK_COLUMNS}`
+      .execute(this.db)
+      .then((r) => r.rows);
+  }
+
+  private launch(work: DeliveryWork): void {
+    this.inFlight++;
+    const run = this.attempt(work).finally(() => {
+      this.inFlight--;
+      this.running.delete(run);
+      this.loop.kick();
+    });
+    this.running.add(run);
+  }
+
+  private async attempt(work: DeliveryWork): Promise<void> {
+    try {
+      const result = await this.sender.send(work);
+      const { stopWorkflows } = await recordAttempt(this.db, this.settings, work, result, { handover: true });
+      if (stopWorkflows.length) await stopRetryWorkflows(this.temporal, stopWorkflows, this.logger);
+    } catch (err) {
+      // The lease runs out and the delivery goes to Temporal, which attempts it again.
+      this.logger.warn({ err, deliveryId: work.id }, 'could not record a delivery attempt; Temporal takes it over when its lease expires');
+    }
+  }
+
+  /** Deliveries whose dispatcher died holding them become retry workflows that attempt at once. */
+  private async handOverExpiredLeases(): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string; organization_id: string; generation: number }>`
+        with x as (
+          select id from integrations.deliveries where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until < now() limit 100 for update skip locked
+        )
+        update integrations.deliveries d set status = 'retrying', lease_until = null, next_attempt_at = now(), updated_at = now()
+        from x where d.id = x.id
+        returning d.id, d.organization_id, d.generation`.execute(trx);
+      for (const row of rows) await handOver(trx, this.settings, row, 0, null);
+      if (rows.length) this.logger.warn({ count: rows.length }, 'deliveries with an expired lease handed to Temporal');
+    });
+  }
+}
