@@ -45,6 +45,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Interviews', description: 'AI interviews scheduled for a candidate and a position, and their evaluations.' },
   { name: 'Hiring flows', description: 'Stage pipelines made in the console; candidates are enrolled into them here.' },
   { name: 'Webhooks', description: 'Endpoints that receive signed events (Standard Webhooks).' },
+  { name: 'Events', description: 'The organization\'s events of the last 30 days: the envelopes webhooks deliver, for reconciling.' },
   { name: 'AI', description: 'Asynchronous AI tasks, such as generating a job description.' },
   { name: 'ATS events', description: 'Inbound events from an applicant-tracking system (Greenhouse, Lever, …).' },
 ];
