@@ -181,7 +181,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver([{ status: 429, headers: { 'retry-after': '4' } }]);
     try {
       await register(org.key, receiver.url, ['*']);
-      const pings = await eventually(async () => receiver.of('webhook.ping'), (r) => r.length >= 2, 20_000);
+      const pings = await eventually(async () => receiver.of('webhook.ping'), (r) => r.length >= 2, 90_000);
       const waited = pings[1]!.at - pings[0]!.at;
       assert.ok(waited >= 3900, `waited ${waited} ms; the schedule alone would be 1 s`);
     } finally {

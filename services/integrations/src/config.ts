@@ -28,7 +28,7 @@ export const IntegrationsConfig = BaseConfig.extend({
   /** A delivery attempt gets this long for a 2xx: connect, send, response headers (PRODUCT.md §8: 15 s). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   /** How long a dispatcher holds a claimed delivery; past it (a dead dispatcher), Temporal takes over. */
-  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Attempts in flight at once to one endpoint, across every instance. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts in flight at once from one dispatcher (one instance). */

@@ -85,7 +85,7 @@ export class Dispatcher {
       )
       update integrations.deliveries d set lease_until = now() + make_interval(secs => ${this.settings.leaseMs / 1000}), updated_at = now()
       from picked p, integrations.events e, integrations.webhooks w
-      where d.id = p.id and e.id = d.event_id and w.id = d.webhook_id
+      where d.id = p.id and e.id = d.event_id and w.id = d.webhook_id and w.status = 'enabled' and w.deleted_at is null
       returning ${WORK_COLUMNS}`
       .execute(this.db)
       .then((r) => r.rows);

@@ -188,12 +188,17 @@ export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: 
   });
 }
 
-/** Enabled webhooks of the organization that subscribe to `type` (or to everything). */
+/**
+ * Enabled webhooks of the organization that subscribe to `type` (or to everything), locked FOR
+ * SHARE until the fan-out commits: a concurrent delete or disable waits for it, and then cancels
+ * the deliveries it wrote too.
+ */
 export function subscribers(db: Db, organizationId: string, type: string) {
   return live(db)
     .where('organization_id', '=', organizationId)
     .where('status', '=', 'enabled')
     .where((eb) => eb.or([eb(sql.lit(type), '=', eb.fn.any('events')), eb(sql.lit('*'), '=', eb.fn.any('events'))]))
     .select(['id'])
+    .forShare()
     .execute();
 }

@@ -1,0 +1,192 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
+import { createIntegrationsClient } from '@hireloop/integrations/client';
+import { startReceiver, type Received } from './webhook-receiver.js';
+
+// The delivery pipeline of PRODUCT.md §8: dispatchers claim committed deliveries from Postgres;
+// Temporal owns retries only. Mechanisms are asserted, not timings (CLARIFICATIONS).
+
+let db: pg.Client;
+let connection: Connection;
+let temporal: Client;
+before(async () => {
+  db = new pg.Client({ connectionString: testEnv().databaseUrl });
+  await db.connect();
+  connection = await Connection.connect({ address: testEnv().temporalAddress });
+  temporal = new Client({ connection });
+});
+after(async () => {
+  await db.end();
+  await connection.close();
+});
+
+async function register(key: string, url: string, events: string[] = ['*']) {
+  const res = await call('POST', '/api/v1/webhooks', { key, body: { url, events } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data as { id: string; secret: string };
+}
+
+function verify(secret: string, r: Received) {
+  const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+  return new StandardWebhook(secret).verify(r.body, headers) as { id: string };
+}
+
+/** Every payload of a history (inputs, results), decoded: what Temporal keeps. */
+function payloadTexts(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) payloadTexts(item, out);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'payloads' && Array.isArray(value)) for (const p of value as { data?: Uint8Array }[]) out.push(p.data ? Buffer.from(p.data).toString('utf8') : '');
+      else payloadTexts(value, out);
+    }
+  }
+  return out;
+}
+
+async function deliveryWorkflows(query: string) {
+  const found: { id: string; status: string }[] = [];
+  for await (const wf of temporal.workflow.list({ query })) found.push({ id: wf.workflowId, status: wf.status.name });
+  return found;
+}
+
+describe('webhook delivery pipeline', () => {
+  it('the happy path needs no Temporal workflow; each delivery is one row, delivered once', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startReceiver();
+    try {
+      const hook = await register(org.key, receiver.url, ['position.created']);
+      for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: org.key, body: { title: `Happy ${i}` } });
+      await eventually(async () => receiver.of('position.created').length, (n) => n >= 5, 20_000);
+      for (const r of receiver.received) verify(hook.secret, r);
+      const { rows } = await db.query(`select status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id]);
+      assert.equal(rows.length, 6, 'ping + 5 events');
+      assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === 1), JSON.stringify(rows));
+      assert.deepEqual(await deliveryWorkflows(`OrganizationId = '${org.organization.id}' AND Kind = 'webhook_delivery'`), []);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('two integrations instances dispatching from one table make no delivery twice', async () => {
+    const second = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', {});
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receivers = await Promise.all([0, 1, 2, 3].map(() => startReceiver()));
+    try {
+      const hooks = await Promise.all(receivers.map((r) => register(org.key, r.url, ['position.created'])));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => call('POST', '/api/v1/positions', { key: org.key, body: { title: `Twice? ${i}` } })));
+      for (const r of receivers) await eventually(async () => r.of('position.created').length, (n) => n >= 10, 30_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const r of receivers) {
+        const ids = r.of('position.created').map((x) => x.event.id);
+        assert.equal(ids.length, 10);
+        assert.equal(new Set(ids).size, 10, 'each event once');
+      }
+      const { rows } = await db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = any($1)`, [hooks.map((h) => h.id)]);
+      assert.equal(rows[0].n, 4 * 11, 'one attempt per delivery (ping + 10 events, 4 endpoints)');
+    } finally {
+      await Promise.all(receivers.map((r) => r.close()));
+      await second.child.stop();
+    }
+  });
+
+  it('a dispatcher SIGKILLed holding a lease: the delivery still arrives, through Temporal', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startReceiver([{ hang: true }]);
+    const env = { TEMPORAL_TASK_QUEUE: `dispatcher-kill-${process.pid}`, WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_LEASE_MS: '5000' };
+    const first = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
+    let survivor: Awaited<ReturnType<typeof startExtraProcess>> | null = null;
+    let worker: Awaited<ReturnType<typeof startExtraProcess>> | null = null;
+    try {
+      const hook = await createIntegrationsClient(first.url, testEnv().internalTokenKeys).forOrganization(org.organization.id).webhooks.create.mutate({ url: receiver.url, events: ['*'] });
+      await eventually(async () => receiver.received.length, (n) => n >= 1, 20_000, 20);
+      first.child.process.kill('SIGKILL'); // mid-request, holding the lease
+      await first.child.exited;
+      const held = await db.query(`select id, status, lease_until from integrations.deliveries where webhook_id = $1`, [hook.id]);
+      assert.equal(held.rows[0].status, 'pending');
+      assert.ok(held.rows[0].lease_until, 'leased by the dead dispatcher');
+      const deliveryId = held.rows[0].id as string;
+
+      survivor = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
+      worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...env, INTEGRATIONS_URL: survivor.url });
+      const state = await eventually(
+        async () => (await db.query(`select status, attempts from integrations.deliveries where id = $1`, [deliveryId])).rows[0],
+        (r) => r.status === 'delivered',
+        60_000,
+      );
+      assert.equal(state.status, 'delivered');
+      assert.equal(receiver.received.length, 2, 'the hung request, then the one through Temporal');
+      assert.equal(receiver.received[1]!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id'], 'same webhook-id');
+      verify(hook.secret, receiver.received[1]!);
+      const [wf] = await eventually(() => deliveryWorkflows(`WorkflowId = 'deliver:${deliveryId}'`), (w) => w[0]?.status === 'COMPLETED', 15_000);
+      assert.equal(wf?.status, 'COMPLETED', 'the lease expired, so Temporal made the delivery');
+    } finally {
+      await receiver.close();
+      await worker?.child.stop();
+      await survivor?.child.stop();
+    }
+  });
+
+  it('retry workflows carry ids only: no e-mail, name or secret in any history', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startReceiver([{ status: 500 }, { status: 500 }, { status: 500 }]);
+    try {
+      const hook = await register(org.key, receiver.url, ['candidate.created']);
+      const email = `history-${Date.now()}@example.com`;
+      const name = 'Historia Unwritten';
+      await call('POST', '/api/v1/candidates', { key: org.key, body: { email, name } });
+      await eventually(async () => receiver.of('candidate.created').length, (n) => n >= 2, 20_000);
+      const workflows = await eventually(() => deliveryWorkflows(`OrganizationId = '${org.organization.id}' AND Kind = 'webhook_delivery'`), (w) => w.length >= 1, 15_000);
+      assert.ok(workflows.length >= 1);
+      for (const wf of workflows) {
+        assert.match(wf.id, /^deliver:dlv_[0-9A-Za-z]+$/);
+        const history = await temporal.workflow.getHandle(wf.id).fetchHistory();
+        const payloads = payloadTexts(history);
+        const [input] = payloads;
+        assert.ok(input && JSON.parse(input).deliveryId, `the input is ids: ${input}`);
+        const text = payloads.join('\n');
+        for (const secret of [email, name, hook.secret.slice(6), 'whsec_']) assert.ok(!text.includes(secret), `${wf.id} holds ${secret}`);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('isolation: org A\'s 20 failing or hanging endpoints do not hold up org B; deleting them leaves no running workflow', async () => {
+    const a = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const b = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const failing = await startReceiver([], { status: 500 });
+    const hanging = await startReceiver([], { hang: true });
+    const healthy = await startReceiver();
+    try {
+      const aHooks = [];
+      for (let i = 0; i < 10; i++) aHooks.push(await register(a.key, `${failing.url}?n=${i}`));
+      for (let i = 0; i < 10; i++) aHooks.push(await register(a.key, `${hanging.url}?n=${i}`));
+      const bHook = await register(b.key, healthy.url, ['position.created']);
+      for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: a.key, body: { title: `A ${i}` } });
+      // A is now in backoff (500s become retry workflows) and hanging (its leases held).
+      await eventually(async () => (await db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status = 'retrying'`, [a.organization.id])).rows[0].n, (n) => n > 0, 20_000);
+      for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: b.key, body: { title: `B ${i}` } });
+      const got = await eventually(async () => healthy.of('position.created'), (r) => r.length >= 5, 20_000);
+      assert.equal(got.length, 5, 'B\'s deliveries went on');
+      const aState = await db.query(`select status, count(*)::int as n from integrations.deliveries where organization_id = $1 group by status`, [a.organization.id]);
+      const aOpen = aState.rows.filter((r) => r.status === 'pending' || r.status === 'retrying').reduce((n, r) => n + r.n, 0);
+      assert.ok(aOpen > 0, `A still in backoff or hanging while B was served: ${JSON.stringify(aState.rows)}`);
+      const leased = await db.query(`select webhook_id, count(*)::int as n from integrations.deliveries where organization_id = $1 and lease_until is not null group by webhook_id`, [a.organization.id]);
+      assert.ok(leased.rows.every((r) => r.n <= 8), 'at most WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint');
+      assert.equal((await db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and status <> 'delivered'`, [bHook.id])).rows[0].n, 0);
+
+      const running = `OrganizationId = '${a.organization.id}' AND Kind = 'webhook_delivery' AND ExecutionStatus = 'Running'`;
+      assert.ok((await deliveryWorkflows(running)).length > 0, 'A has retry workflows before the delete');
+      for (const hook of aHooks) assert.equal((await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: a.key })).status, 204);
+      const open = await db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status in ('pending', 'retrying')`, [a.organization.id]);
+      assert.equal(open.rows[0].n, 0, 'every pending delivery of A is cancelled');
+      assert.deepEqual(await eventually(() => deliveryWorkflows(running), (w) => w.length === 0, 10_000), [], 'no running delivery workflow for A');
+    } finally {
+      await Promise.all([failing.close(), hanging.close(), healthy.close()]);
+    }
+  });
+});
