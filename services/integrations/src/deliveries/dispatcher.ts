@@ -35,7 +35,7 @@ export class Dispatcher {
     private readonly logger: Logger,
     private readonly pollMs = 1000,
   ) {
-    this.loop = new RelayLoop({ name: 'dispatcher', schema: 'integrations', channel: DELIVERIES_CHANNEL, pollMs, logger, pass: () => this.pass() });
+    this.loop = new RelayLoop({ name: 'dispatcher', schema: 'integrations', channel: DELIVERIES_CHANNEL, timing: { pollMs }, logger, pass: () => this.pass() });
   }
 
   start(databaseUrl?: string): Promise<void> {
