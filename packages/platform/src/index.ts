@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './keys.js';
 export * from './logger.js';
 export * from './errors.js';
+export * from './database-errors.js';
 export * from './internal-auth.js';
 export * from './trpc.js';
 export * from './ids.js';

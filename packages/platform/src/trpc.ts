@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import type { ErrorDetail, Scope } from '@hireloop/contracts';
 import { AppError, toTRPCError, type AppErrorData } from './errors.js';
 import { appErrorFromClientError } from './service-client.js';
+import { databaseUnavailable, isTransientDatabaseError } from './database-errors.js';
 import type { InternalAuth } from './internal-auth.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
@@ -83,10 +84,14 @@ export type OrgAuthed = ServiceContext & { auth: InternalAuth & { org: string };
  */
 export function createServiceProcedures() {
   const t = createTrpc<ServiceContext>();
-  // An AppError thrown in a procedure keeps its HTTP status on the wire (404, 409, 422…), not 500.
+  // An AppError thrown in a procedure keeps its HTTP status on the wire (404, 409, 422…), not 500;
+  // a transient database failure (deadlock, serialization, timeout, lost connection) is a 503.
   const withAppErrors = t.procedure.use(async ({ next }) => {
     const result = await next();
-    if (!result.ok && result.error.cause instanceof AppError && result.error.code === 'INTERNAL_SERVER_ERROR') throw toTRPCError(result.error.cause);
+    if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+      if (result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+      if (isTransientDatabaseError(result.error.cause)) throw toTRPCError(databaseUnavailable());
+    }
     return result;
   });
   const internalProcedure = withAppErrors.use(({ ctx, next }) => {

@@ -110,7 +110,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     // Tests watch the expiry sweep and webhook retries happen; short periods keep them fast.
     if (mode === 'test') {
       env['EXPIRY_SWEEP_SECONDS'] = given['EXPIRY_SWEEP_SECONDS'] ?? '2';
-      env['SYNC_COMMIT_WINDOW_MS'] = given['SYNC_COMMIT_WINDOW_MS'] ?? '1500';
+      // Long enough that a starved CI machine does not refuse ordinary writes; sync tests wait 2× this.
+      env['SYNC_COMMIT_WINDOW_MS'] = given['SYNC_COMMIT_WINDOW_MS'] ?? '3000';
       env['WEBHOOK_RETRY_SCHEDULE'] = given['WEBHOOK_RETRY_SCHEDULE'] ?? '1s,1s,2s,2s,2s,2s,2s';
       // Every test logs in from 127.0.0.1 and the hostile-input suite fails logins by the hundred;
       // the throttling tests start an identity service of their own with small limits.

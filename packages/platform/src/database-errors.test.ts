@@ -1,0 +1,56 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { TRPCError } from '@trpc/server';
+import { createDb, createPool, sql } from './db.js';
+import { createServiceProcedures, appErrorOf } from './trpc.js';
+import { isTransientDatabaseError } from './database-errors.js';
+
+/**
+ * PRODUCT.md §3: a dependency that is busy or down is 503 service_unavailable (retry), never a 500.
+ * Real Postgres errors, raised by the test stack's database.
+ */
+describe('transient database failures are 503 service_unavailable', () => {
+  const db = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'database-errors-test', max: 2 }));
+  after(() => db.destroy());
+  const { router, internalProcedure, createCallerFactory } = createServiceProcedures();
+  const procedures = router({
+    timedOut: internalProcedure.query(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`set local statement_timeout = 50`.execute(trx);
+        await sql`select pg_sleep(2)`.execute(trx);
+      }),
+    ),
+    serialization: internalProcedure.query(() => sql`do $$ begin raise exception 'retry me' using errcode = '40001'; end $$`.execute(db)),
+    ourBug: internalProcedure.query(() => sql`select 1 / 0`.execute(db)),
+  });
+  const caller = createCallerFactory(procedures)({ auth: { sub: 'system', scopes: [] }, requestId: 'req_test' } as never);
+  const failure = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } catch (err) {
+      assert.ok(err instanceof TRPCError);
+      return err;
+    }
+    assert.fail('expected the call to fail');
+  };
+
+  it('a statement timeout (57014) and a serialization failure (40001) answer 503', async () => {
+    for (const run of [() => caller.timedOut(), () => caller.serialization()]) {
+      const error = await failure(run);
+      assert.equal(error.code, 'SERVICE_UNAVAILABLE');
+      assert.equal(appErrorOf(error)?.code, 'service_unavailable');
+    }
+  });
+
+  it('an error in our own SQL stays a 500 with nothing of the driver in it', async () => {
+    const error = await failure(() => caller.ourBug());
+    assert.equal(error.code, 'INTERNAL_SERVER_ERROR');
+    assert.equal(appErrorOf(error), null);
+  });
+
+  it('knows connection failures of node-postgres', () => {
+    assert.ok(isTransientDatabaseError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })));
+    assert.ok(isTransientDatabaseError(new Error('timeout exceeded when trying to connect')));
+    assert.ok(!isTransientDatabaseError(Object.assign(new Error('duplicate key'), { code: '23505' })));
+  });
+});

@@ -1,0 +1,27 @@
+import { AppError } from './errors.js';
+
+/**
+ * SQLSTATEs that say "try again", not "you sent something wrong" nor "our code is broken": the
+ * transaction was rolled back by the database (class 40: serialization failure, deadlock, and the
+ * sync commit-window check), the statement hit its timeout (57014), or the server is shutting down
+ * or not accepting connections yet (57P01–57P03); class 08 is a lost connection.
+ */
+const TRANSIENT = /^(40...|57014|57P0[123]|08...)$/;
+/** What node-postgres throws when it cannot reach or keep a connection. */
+const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function isTransientDatabaseError(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code && (TRANSIENT.test(code) || TRANSIENT_NODE.has(code))) return true;
+  // node-postgres' pool: "timeout exceeded when trying to connect", "Connection terminated …".
+  const message = error instanceof Error ? error.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+}
+
+/** A transient database failure as the platform answers it: 503 service_unavailable, retry later. */
+export const databaseUnavailable = () => new AppError('service_unavailable', 'The database is busy or unavailable; retry the request shortly.');
