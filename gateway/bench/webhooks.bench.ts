@@ -156,11 +156,11 @@ interface RunResult {
 /**
  * Where a delivery's time goes, from timestamps the pipeline writes (transaction start times):
  * recruiting.outbox created_at (the event, written with the change) and published_at (claimed by
- * recruiting's outbox publisher); integrations.workflow_outbox created_at (the fan-out's insert,
- * after the publisher's call to events.ingest) and started_at (claimed by the workflow-start
- * relay, which then starts the Temporal workflow); and the arrival at the receiver.
+ * recruiting's outbox publisher); integrations.deliveries created_at (the fan-out's insert, after
+ * the publisher's call to events.ingest); and the arrival at the receiver (dispatcher claim,
+ * signing, HTTP).
  */
-const STAGES = ['event → publisher claimed it', '→ fan-out queued the start', '→ relay claimed the start', '→ receiver got it (Temporal start, worker, activity, HTTP)'];
+const STAGES = ['event → publisher claimed it', '→ fan-out queued the delivery', '→ receiver got it (dispatcher claim, sign, HTTP)'];
 
 interface StageRow {
   event_id: string;
@@ -168,15 +168,13 @@ interface StageRow {
   committed: Date;
   published: Date;
   queued: Date;
-  started: Date;
 }
 
 async function stagesOf(db: pg.Client, organizationId: string, deliveries: Arrival[], webhookIdOf: Map<string, string>): Promise<number[][]> {
   const { rows } = await db.query<StageRow>(
-    `select o.id as event_id, split_part(w.workflow_id, ':', 3) as webhook_id, o.created_at as committed, o.published_at as published,
-            w.created_at as queued, w.started_at as started
-     from recruiting.outbox o join integrations.workflow_outbox w on split_part(w.workflow_id, ':', 2) = o.id
-     where o.organization_id = $1 and w.organization_id = $1 and o.type = 'position.created' and w.started_at is not null`,
+    `select o.id as event_id, d.webhook_id, o.created_at as committed, o.published_at as published, d.created_at as queued
+     from recruiting.outbox o join integrations.deliveries d on d.event_id = o.id
+     where o.organization_id = $1 and d.organization_id = $1 and o.type = 'position.created'`,
     [organizationId],
   );
   const byDelivery = new Map(rows.map((r) => [`${r.event_id} ${r.webhook_id}`, r]));
@@ -184,7 +182,7 @@ async function stagesOf(db: pg.Client, organizationId: string, deliveries: Arriv
   for (const a of deliveries) {
     const row = byDelivery.get(`${a.eventId} ${webhookIdOf.get(a.path)}`);
     if (!row) continue;
-    const marks = [row.committed.getTime(), row.published.getTime(), row.queued.getTime(), row.started.getTime(), a.at];
+    const marks = [row.committed.getTime(), row.published.getTime(), row.queued.getTime(), a.at];
     stages.push(marks.slice(1).map((mark, i) => mark - marks[i]!));
   }
   return stages;
@@ -335,7 +333,7 @@ if (process.env['BENCH_WEBHOOK_RECEIVER']) {
     const median = (stages: number[][], i: number) => ms(percentile(stages.map((d) => d[i]!), 50));
     lines.push(
       '',
-      'Median ms per stage (from timestamps in recruiting.outbox and integrations.workflow_outbox, which are transaction start times):',
+      'Median ms per stage (from timestamps in recruiting.outbox and integrations.deliveries, which are transaction start times):',
       '',
       `| webhooks (N) | run | deliveries | ${STAGES.join(' | ')} |`,
       `|---:|---|---:|${STAGES.map(() => '---:|').join('')}`,
