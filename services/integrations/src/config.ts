@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { BaseConfig, OutboxRetentionHours, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 const Bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** "5s,5m,30m,2h" → seconds. */
@@ -21,6 +21,10 @@ export const IntegrationsConfig = BaseConfig.extend({
   CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
   RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
+  /** Relayed rows of integrations.outbox and integrations.workflow_outbox are purged after this. */
+  OUTBOX_RETENTION_HOURS: OutboxRetentionHours,
+  /** Webhook delivery attempts (the attempt log) are purged after this. */
+  DELIVERY_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Development only: lets webhooks target loopback (http allowed there). */
   WEBHOOK_ALLOW_LOOPBACK: Bool.default(false),
   /** Waits between delivery attempts (PRODUCT.md §8). */

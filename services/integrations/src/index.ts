@@ -42,6 +42,7 @@ const router = createIntegrationsRouter({
   temporal,
   logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
+  retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS },
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.

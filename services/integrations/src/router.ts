@@ -12,7 +12,7 @@ import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trp
 import {
   createWebhook, deleteWebhook, getWebhookRow, listWebhooks, rotateSecret, sendTestPing, updateWebhook, webhookWithStats,
 } from './webhooks/webhooks.queries.js';
-import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, replay, retryDelivery } from './deliveries/deliveries.queries.js';
+import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, replay, retryDelivery, type RetentionSettings } from './deliveries/deliveries.queries.js';
 import { ingestEvents } from './deliveries/fan-out.js';
 import { attemptRetry } from './deliveries/retry-attempt.js';
 import { stopRetryWorkflows } from './deliveries/cancel.js';
@@ -31,13 +31,14 @@ export interface IntegrationsDeps {
   temporal: Client;
   logger: Logger;
   recruiting: ReturnType<typeof createRecruitingClient>;
+  retention: RetentionSettings;
 }
 
 const Published = z.object({ id: z.string(), type: EventType, createdAt: z.string(), data: z.unknown(), organizationId: z.string() });
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, sender, temporal, logger, recruiting } = deps;
+  const { db, cursors, secrets, delivery, sender, temporal, logger, recruiting, retention } = deps;
   /** After a commit that cancelled deliveries: their retry workflows end now. */
   const stop = (ids: string[]) => stopRetryWorkflows(temporal, ids, logger);
   const endpoint = z.object({ id: WebhookId });
@@ -83,8 +84,10 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable() }))
         .output(z.object({ outcome: z.enum(['delivered', 'failed', 'gone', 'stopped']), retryAfterSeconds: z.number().nullable().optional() }))
         .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
-      /** The retention purge, run by the `purge-events` Temporal schedule. */
-      purge: systemProcedure.output(z.object({ events: z.number().int(), attempts: z.number().int() })).mutation(() => purgeExpired(db)),
+      /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
+      purge: systemProcedure
+        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int() }))
+        .mutation(() => purgeExpired(db, retention)),
     }),
     events: router({
       /** Every service's outbox publisher hands its events here for fan-out to webhooks. */

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, SecretBox, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, ensureSchedule, SecretBox, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
   serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
@@ -21,13 +21,14 @@ const backfill = await sealLegacyInviteTokens(db, tokens, logger);
 if (backfill.sealed > 0) logger.info(backfill, 'sealed the invite tokens of interviews created before tokens were random');
 const resealed = await resealInviteTokens(db, tokens);
 if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under the current INVITE_TOKEN_KEYS key');
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS });
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
+void ensureSchedule(temporal, { scheduleId: 'purge-recruiting', workflowType: 'purgeRecruiting', taskQueue: config.TEMPORAL_TASK_QUEUE, every: '1h' }, logger);
 // Every event in our outbox goes to the integrations service for webhook fan-out.
 const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(config.INTERNAL_TOKEN_KEYS));
 const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, relayTiming);

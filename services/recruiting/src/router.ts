@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { CursorCodec, Kysely } from '@hireloop/platform';
+import { purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
   EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
-import type { RecruitingDB } from './db.js';
+import { SCHEMA, type RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates/candidates.queries.js';
 import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition, updatePosition } from './positions/positions.queries.js';
@@ -26,6 +26,8 @@ export interface RecruitingDeps {
   taskQueue: string;
   /** How far behind now `updatedAfter` lists stop (docs/api.md "Incremental sync"). */
   syncLagMs: number;
+  /** Relayed outbox rows are kept this long (OUTBOX_RETENTION_HOURS). */
+  outboxRetentionHours: number;
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
@@ -100,6 +102,12 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
     invites: inviteRouter(db, tokens, deps.taskQueue),
+    retention: router({
+      /** The retention purge of relayed outbox rows, run hourly by the `purge-recruiting` Temporal schedule. */
+      purge: systemProcedure
+        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int() }))
+        .mutation(() => purgeRelayedOutboxes(db, SCHEMA, deps.outboxRetentionHours)),
+    }),
     ats: router({
       /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */
       applyEvent: systemOrgProcedure.input(AtsEventBody).mutation(({ ctx, input }) => applyAtsEvent(db, tokens, ctx.org, input)),

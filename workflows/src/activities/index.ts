@@ -6,6 +6,7 @@ import { createEvaluationActivities } from './evaluation.js';
 import { createDeliveryActivities } from './webhook-delivery.js';
 import { createJobDescriptionActivities } from './job-description.js';
 import { createAtsActivities } from './ats-events.js';
+import { createRetentionActivities } from './retention.js';
 
 /** Every activity the worker registers, wired to its dependencies once per process. */
 export function createActivities(config: WorkerConfig) {
@@ -17,5 +18,6 @@ export function createActivities(config: WorkerConfig) {
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
+    ...createRetentionActivities({ recruiting }),
   };
 }

@@ -22,7 +22,7 @@ export function createDeliveryActivities({ integrations }: DeliveryDeps) {
       const { organizationId, ...input } = args;
       return integrations.forOrganization(organizationId).deliveries.attempt.mutate(input);
     },
-    /** The 30-day retention purge of events and delivery attempts. */
+    /** The retention purge of integrations: events, delivery attempts, relayed outbox rows. */
     async purgeWebhookEvents() {
       return integrations.system.deliveries.purge.mutate();
     },

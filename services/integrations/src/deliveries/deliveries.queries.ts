@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, sql, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, newId, olderThan, purgeRelayedOutboxes, sql, toPage, type CursorCodec, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, IntegrationsDB } from '../db.js';
@@ -164,9 +164,18 @@ export async function getEvent(db: Kysely<IntegrationsDB>, organizationId: strin
   return toEvent(row);
 }
 
-/** The retention purge (run by a Temporal schedule): events past 30 days, their deliveries, old attempts. */
-export async function purgeExpired(db: Kysely<IntegrationsDB>): Promise<{ events: number; attempts: number }> {
+export interface RetentionSettings {
+  outboxHours: number;
+  attemptDays: number;
+}
+
+/**
+ * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
+ * deliveries, attempts past the attempt retention, and relayed outbox rows.
+ */
+export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number } & OutboxPurgeResult> {
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
-  const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0) };
+  const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
+  const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), ...outboxes };
 }

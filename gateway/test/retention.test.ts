@@ -1,0 +1,103 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
+import { startReceiver } from './webhook-receiver.js';
+
+/**
+ * The retention purges, end to end: aged rows are written straight into each service's tables,
+ * the service's Temporal schedule is triggered, and the purge it runs (each owning service, as its
+ * own role) deletes exactly the old relayed rows and keeps the rest. The stack runs the defaults:
+ * outbox rows 24 h, delivery attempts 30 days.
+ */
+describe('retention purges', () => {
+  let connection: Connection;
+  let temporal: Client;
+  let db: pg.Client;
+  const tag = `ret${process.pid}_${Date.now()}`;
+  before(async () => {
+    connection = await Connection.connect({ address: testEnv().temporalAddress });
+    temporal = new Client({ connection });
+    db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+  });
+  after(async () => {
+    await db.end();
+    await connection.close();
+  });
+
+  const present = async (table: string, key: string, ids: string[]) =>
+    (await db.query<{ id: string }>(`select ${key} as id from ${table} where ${key} = any($1) order by 1`, [ids])).rows.map((r) => r.id);
+
+  /** Triggers a schedule (created in the background by its service at start) and waits for its run to finish. */
+  async function runSchedule(scheduleId: string) {
+    const handle = temporal.schedule.getHandle(scheduleId);
+    const before = await eventually(() => handle.describe().catch(() => null), (d) => d !== null);
+    const runs = before!.info.recentActions.length;
+    await handle.trigger();
+    const after = await eventually(() => handle.describe(), (d) => d.info.recentActions.length > runs);
+    const run = after.info.recentActions.at(-1)!.action;
+    await temporal.workflow.getHandle(run.workflow.workflowId, run.workflow.firstExecutionRunId).result();
+  }
+
+  /**
+   * Old relayed, recent relayed and old pending rows in one schema's two outboxes. The pending
+   * rows are leased far ahead, so no relay picks them up while the test runs.
+   */
+  async function seedOutboxes(schema: string) {
+    const ids = { old: `evt_${tag}_old`, recent: `evt_${tag}_recent`, pending: `evt_${tag}_pending` };
+    await db.query(
+      `insert into ${schema}.outbox (id, organization_id, type, payload, created_at, published_at, lease_until) values
+         ($1, 'org_${tag}', 'candidate.created', '{}', now() - interval '3 days', now() - interval '25 hours', null),
+         ($2, 'org_${tag}', 'candidate.created', '{}', now() - interval '3 days', now() - interval '23 hours', null),
+         ($3, 'org_${tag}', 'candidate.created', '{}', now() - interval '3 days', null, now() + interval '1 day')`,
+      [ids.old, ids.recent, ids.pending],
+    );
+    const wf = { old: `wf_${tag}_old`, recent: `wf_${tag}_recent`, pending: `wf_${tag}_pending` };
+    await db.query(
+      `insert into ${schema}.workflow_outbox (workflow_id, workflow_type, args, organization_id, kind, task_queue, created_at, started_at, lease_until) values
+         ($1, 'ping', '[]', 'org_${tag}', 'test', 'retention-test', now() - interval '3 days', now() - interval '25 hours', null),
+         ($2, 'ping', '[]', 'org_${tag}', 'test', 'retention-test', now() - interval '3 days', now() - interval '23 hours', null),
+         ($3, 'ping', '[]', 'org_${tag}', 'test', 'retention-test', now() - interval '3 days', null, now() + interval '1 day')`,
+      [wf.old, wf.recent, wf.pending],
+    );
+    return { events: ids, workflows: wf };
+  }
+
+  async function assertOutboxesPurged(schema: string, seeded: Awaited<ReturnType<typeof seedOutboxes>>) {
+    const { events, workflows } = seeded;
+    assert.deepEqual(await present(`${schema}.outbox`, 'id', Object.values(events)), [events.pending, events.recent].sort());
+    assert.deepEqual(await present(`${schema}.workflow_outbox`, 'workflow_id', Object.values(workflows)), [workflows.pending, workflows.recent].sort());
+    await db.query(`delete from ${schema}.outbox where id = $1`, [events.pending]);
+    await db.query(`delete from ${schema}.workflow_outbox where workflow_id = $1`, [workflows.pending]);
+  }
+
+  it('recruiting: relayed outbox rows past OUTBOX_RETENTION_HOURS go, recent and pending rows stay', async () => {
+    const seeded = await seedOutboxes('recruiting');
+    await runSchedule('purge-recruiting');
+    await assertOutboxesPurged('recruiting', seeded);
+  });
+
+  it('integrations: relayed outbox rows past 24 h and delivery attempts past 30 days go, the rest stays', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: receiver.url, events: ['candidate.created'] } });
+      assert.equal(hook.status, 201, hook.text);
+      const attempts = { old: `att_${tag}_old`, recent: `att_${tag}_recent` };
+      await db.query(
+        `insert into integrations.delivery_attempts (id, organization_id, webhook_id, event_id, event_type, attempt, latency_ms, created_at) values
+           ($1, $3, $4, 'evt_x', 'candidate.created', 1, 5, now() - interval '31 days'),
+           ($2, $3, $4, 'evt_x', 'candidate.created', 1, 5, now() - interval '29 days')`,
+        [attempts.old, attempts.recent, org.organization.id, hook.body['data'].id],
+      );
+      const seeded = await seedOutboxes('integrations');
+      await runSchedule('purge-webhook-events');
+      await assertOutboxesPurged('integrations', seeded);
+      assert.deepEqual(await present('integrations.delivery_attempts', 'id', Object.values(attempts)), [attempts.recent]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

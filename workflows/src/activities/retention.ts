@@ -1,0 +1,16 @@
+import type { createRecruitingClient } from '@hireloop/recruiting/client';
+
+export interface RetentionDeps {
+  recruiting: ReturnType<typeof createRecruitingClient>;
+}
+
+/** Retention purges: each owning service deletes from its own schema, as its own database role. */
+export function createRetentionActivities({ recruiting }: RetentionDeps) {
+  return {
+    /** Relayed rows of recruiting's outbox and workflow outbox past OUTBOX_RETENTION_HOURS. */
+    async purgeRecruitingOutboxes() {
+      return recruiting.system.retention.purge.mutate();
+    },
+  };
+}
+export type RetentionActivities = ReturnType<typeof createRetentionActivities>;
