@@ -8,8 +8,8 @@ import { startReceiver } from './webhook-receiver.js';
 /**
  * The retention purges, end to end: aged rows are written straight into each service's tables,
  * the service's Temporal schedule is triggered, and the purge it runs (each owning service, as its
- * own role) deletes exactly the old relayed rows and keeps the rest. The stack runs the defaults:
- * outbox rows 24 h, delivery attempts 30 days.
+ * own role) deletes exactly the old (relayed, expired) rows and keeps the rest. The stack runs the
+ * defaults: outbox rows 24 h, delivery attempts 30 days.
  */
 describe('retention purges', () => {
   let connection: Connection;
@@ -99,5 +99,20 @@ describe('retention purges', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('identity: expired and logged-out console sessions go, live ones stay', async () => {
+    const user = (await db.query<{ id: string }>('select id from identity.users order by created_at limit 1')).rows[0]!.id;
+    const ids = { expired: `ses_${tag}_expired`, revoked: `ses_${tag}_revoked`, live: `ses_${tag}_live` };
+    await db.query(
+      `insert into identity.sessions (id, token_hash, user_id, expires_at, revoked_at) values
+         ($1, $1, $4, now() - interval '1 minute', null),
+         ($2, $2, $4, now() + interval '1 hour', now() - interval '1 minute'),
+         ($3, $3, $4, now() + interval '1 hour', null)`,
+      [ids.expired, ids.revoked, ids.live, user],
+    );
+    await runSchedule('purge-identity');
+    assert.deepEqual(await present('identity.sessions', 'id', Object.values(ids)), [ids.live]);
+    await db.query('delete from identity.sessions where id = $1', [ids.live]);
   });
 });

@@ -8,6 +8,7 @@ export const WorkerConfig = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   WORKER_PORT: z.coerce.number().int().default(3109),
+  IDENTITY_URL: z.url().default('http://127.0.0.1:3101'),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
   INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),
   INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),

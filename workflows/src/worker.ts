@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createLogger } from '@hireloop/platform';
+import { createLogger, ensureSchedule } from '@hireloop/platform';
 import { loadWorkerConfig } from './config.js';
 import { createActivities } from './activities/index.js';
 
@@ -46,11 +47,16 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
+// Identity has no Temporal client of its own, so the worker creates the schedule of its purge.
+const scheduler = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
+void ensureSchedule(scheduler, { scheduleId: 'purge-identity', workflowType: 'purgeIdentity', taskQueue: config.TEMPORAL_TASK_QUEUE, every: '1h' }, logger);
+
 logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS, ai: config.OPENAI_API_KEY ? config.OPENAI_MODEL : 'offline' }, 'worker running');
 try {
   await worker.run();
 } finally {
   health.close();
+  await scheduler.connection.close();
   await connection.close();
   await Runtime.instance().shutdown();
 }

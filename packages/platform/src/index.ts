@@ -17,6 +17,7 @@ export * from './cursor.js';
 export * from './runtime-file.js';
 export * from './outbox.js';
 export * from './outbox-retention.js';
+export * from './purge.js';
 export * from './workflow-outbox.js';
 export * from './relay-loop.js';
 export * from './lease.js';

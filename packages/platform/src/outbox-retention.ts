@@ -1,11 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
+import { purgeInBatches } from './purge.js';
 
 /** OUTBOX_RETENTION_HOURS: how long relayed outbox rows are kept (for tracing a publish), 24 by default. */
 export const OutboxRetentionHours = z.coerce.number().int().min(1).default(24);
-
-/** Rows deleted per statement: a purge never holds a long lock or a huge transaction. */
-const PURGE_BATCH = 1000;
 
 export interface OutboxPurgeResult {
   outbox: number;
@@ -21,19 +19,7 @@ export interface OutboxPurgeResult {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function purgeRelayedOutboxes(db: Kysely<any>, schema: string, retentionHours: number): Promise<OutboxPurgeResult> {
   const cutoff = sql`now() - make_interval(hours => ${retentionHours})`;
-  const outbox = await deleteInBatches(db, sql`delete from ${sql.id(schema, 'outbox')} where id in (
-    select id from ${sql.id(schema, 'outbox')} where published_at < ${cutoff} limit ${PURGE_BATCH})`);
-  const workflowOutbox = await deleteInBatches(db, sql`delete from ${sql.id(schema, 'workflow_outbox')} where workflow_id in (
-    select workflow_id from ${sql.id(schema, 'workflow_outbox')} where started_at < ${cutoff} limit ${PURGE_BATCH})`);
+  const outbox = await purgeInBatches(db, { schema, table: 'outbox', key: 'id' }, sql`published_at < ${cutoff}`);
+  const workflowOutbox = await purgeInBatches(db, { schema, table: 'workflow_outbox', key: 'workflow_id' }, sql`started_at < ${cutoff}`);
   return { outbox, workflowOutbox };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function deleteInBatches(db: Kysely<any>, statement: ReturnType<typeof sql>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = Number((await statement.execute(db)).numAffectedRows ?? 0);
-    total += n;
-    if (n < PURGE_BATCH) return total;
-  }
 }

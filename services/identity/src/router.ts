@@ -6,7 +6,7 @@ import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.queries.js';
 import { createOrganization, DEMO_SLUG, ensureDemoOrganization, findOrganizationBySlug, getOrganization } from './organizations/organizations.queries.js';
-import { login, logout, verifySession, type LoginDeps } from './sessions/sessions.queries.js';
+import { login, logout, purgeDeadSessions, verifySession, type LoginDeps } from './sessions/sessions.queries.js';
 import { createUser } from './users/users.queries.js';
 
 export interface IdentityDeps {
@@ -86,6 +86,8 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .input(z.object({ token: text().max(200) }))
         .output(User.nullable())
         .query(({ input }) => verifySession(db, input.token)),
+      /** The retention purge of expired and logged-out sessions, run by the `purge-identity` Temporal schedule. */
+      purge: systemProcedure.output(z.object({ sessions: z.number().int() })).mutation(() => purgeDeadSessions(db)),
       logout: systemProcedure
         .input(z.object({ token: text().max(200) }))
         .output(z.object({ ok: z.literal(true) }))

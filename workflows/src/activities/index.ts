@@ -1,3 +1,4 @@
+import { createIdentityClient } from '@hireloop/identity/client';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { createAiProvider } from '../ai/provider.js';
@@ -18,6 +19,6 @@ export function createActivities(config: WorkerConfig) {
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
-    ...createRetentionActivities({ recruiting }),
+    ...createRetentionActivities({ identity: createIdentityClient(config.IDENTITY_URL, config.INTERNAL_TOKEN_KEYS), recruiting }),
   };
 }

@@ -1,15 +1,21 @@
+import type { createIdentityClient } from '@hireloop/identity/client';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
 
 export interface RetentionDeps {
+  identity: ReturnType<typeof createIdentityClient>;
   recruiting: ReturnType<typeof createRecruitingClient>;
 }
 
 /** Retention purges: each owning service deletes from its own schema, as its own database role. */
-export function createRetentionActivities({ recruiting }: RetentionDeps) {
+export function createRetentionActivities({ identity, recruiting }: RetentionDeps) {
   return {
     /** Relayed rows of recruiting's outbox and workflow outbox past OUTBOX_RETENTION_HOURS. */
     async purgeRecruitingOutboxes() {
       return recruiting.system.retention.purge.mutate();
+    },
+    /** Console sessions that expired or were logged out. */
+    async purgeIdentitySessions() {
+      return identity.system.sessions.purge.mutate();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, newId, type Kysely } from '@hireloop/platform';
+import { AppError, newId, purgeInBatches, sql, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type User } from '@hireloop/contracts';
 import type { Db, IdentityDB } from '../db.js';
 import type { Passwords } from './passwords.js';
@@ -73,4 +73,12 @@ export async function verifySession(db: Db, token: string): Promise<User | null>
 
 export async function logout(db: Db, token: string): Promise<void> {
   await db.updateTable('identity.sessions').set({ revoked_at: new Date() }).where('token_hash', '=', hashToken(token)).where('revoked_at', 'is', null).execute();
+}
+
+/**
+ * The retention purge of console sessions that can no longer be used (expired or logged out),
+ * run hourly by the `purge-identity` Temporal schedule.
+ */
+export async function purgeDeadSessions(db: Kysely<IdentityDB>): Promise<{ sessions: number }> {
+  return { sessions: await purgeInBatches(db, { schema: 'identity', table: 'sessions', key: 'id' }, sql`expires_at < now() or revoked_at is not null`) };
 }
