@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 import { newPosition, tokenOf, uniqueEmail } from './interview-helpers.js';
 
 /**
@@ -58,7 +59,7 @@ describe('evaluation with the openai SDK', () => {
       expiresInDays: 14,
     });
     const token = tokenOf(interview.inviteUrl);
-    await recruiting.system.invites.start.mutate({ token });
+    await recruiting.system.invites.start.mutate({ token, consent: { noticeVersion: AI_NOTICE_VERSION } });
     await recruiting.system.invites.submit.mutate({ token, answers: ['Because of the mission.', 'A deadlock under load.'] });
     return interview.id;
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { call, testEnv } from '@hireloop/devstack/testing';
+import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 
 /** Shared steps of the interview tests: a position, a scheduled interview, the candidate's forms. */
 export async function newPosition(key: string, body: Record<string, unknown> = {}) {
@@ -34,5 +35,7 @@ export async function postForm(path: string, fields: [string, string][] = []) {
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }
 
-export const startInvite = (token: string) => postForm(`/i/${token}/start`);
+/** "I agree, start": the consent the start form carries, with the current notice's version. */
+export const startInvite = (token: string) => postForm(`/i/${token}/start`, [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]]);
+export const declineInvite = (token: string) => postForm(`/i/${token}/decline`);
 export const submitInvite = (token: string, answers: string[]) => postForm(`/i/${token}/submit`, answers.map((a) => ['answer', a]));

@@ -23,7 +23,7 @@ describe('the invite page in a real browser', { skip }, () => {
   });
   after(() => browser?.close());
 
-  it('a candidate takes the interview end to end: start, answer each question, submit', async () => {
+  it('a candidate takes the interview end to end: reads the AI notice, agrees, answers each question, submits', async () => {
     const interview = await schedule(org.key, positionId);
     const page = await browser.newPage();
     const external: string[] = [];
@@ -33,9 +33,13 @@ describe('the invite page in a real browser', { skip }, () => {
     await page.goto(interview.inviteUrl);
     assert.equal(await page.locator('h1').textContent(), 'Site Reliability Engineer interview');
     assert.match(await page.textContent('body') ?? '', /3 questions/);
+    assert.match(await page.locator('#ai-notice').textContent() ?? '', /a person .* makes the decision/i);
+    assert.equal(await page.locator('#start').textContent(), 'I agree, start');
     await page.click('#start');
     await page.waitForSelector('textarea');
-    assert.equal((await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data.status, 'in_progress');
+    const started = (await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data;
+    assert.equal(started.status, 'in_progress');
+    assert.ok(started.consent?.noticeVersion, 'consent is recorded with the notice version');
     const labels = await page.locator('label').allTextContents();
     assert.deepEqual(labels, ['1. What is an SLO?', '2. How do you run an incident?', '3. What do you automate first?']);
     const answers = ['A target for a service level indicator.', 'Roles first: commander, scribe, comms.', 'Whatever wakes people up at night.'];
@@ -52,6 +56,30 @@ describe('the invite page in a real browser', { skip }, () => {
       (e) => e.status === 'completed',
     );
     assert.deepEqual(evaluation.answers.map((a: { answer: string }) => a.answer), answers);
+  });
+
+  it('works without JavaScript at 390 px: no horizontal overflow, and declining shows the human alternative', async () => {
+    const interview = await schedule(org.key, positionId);
+    // Layout is measured in a scripted page of the same width; the candidate's page runs no script.
+    const measure = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const overflowAt = async (url: string) => {
+      await measure.goto(url);
+      return measure.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    };
+    assert.equal(await overflowAt(interview.inviteUrl), 0, 'no horizontal scrolling at 390 px');
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(interview.inviteUrl);
+    await page.click('#decline');
+    await page.waitForSelector('#declined');
+    assert.match(await page.textContent('body') ?? '', /alternative with a person/);
+    assert.equal(await page.locator('#start').count(), 0, 'no way to start it');
+    await context.close();
+    assert.equal(await overflowAt(interview.inviteUrl), 0, 'the declined page fits too');
+    await measure.close();
+    const declined = (await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data;
+    assert.equal(declined.status, 'declined');
+    assert.ok(declined.declinedAt);
   });
 
   it('a cancelled, an expired and an unknown invite each show a clear page, not an error dump', async () => {

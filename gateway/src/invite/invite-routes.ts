@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { AppError, appErrorFromClientError, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
+import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
 import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
 import { appErrorOfThrown } from '../surface-errors.js';
 import { htmlErrorPage } from '../api/errors.js';
@@ -26,20 +27,39 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage());
   };
 
+  /** The page for the interview's state; the AI notice names the inviting organization as the contact. */
+  const render = async (req: Request, view: InviteView, token: string, problem?: { message: string; answers: string[] }) => {
+    const organization = await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId });
+    return invitePage(view, token, organization.name, problem);
+  };
+  const field = (req: Request, name: string) => {
+    const value = (req.body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+
   router.get('/:token', async (req, res) => {
     const token = req.params['token']!;
     try {
       const view = await services.recruitingAsSystem(locals(req).requestId).invites.view.query({ token });
-      res.type('html').send(invitePage(view, token));
+      res.type('html').send(await render(req, view, token));
     } catch (err) {
       fail(req, res, err);
     }
   });
 
+  // Starting needs the candidate's explicit consent (PRODUCT.md §10): the form's `consent=agree`
+  // and the version of the notice it showed. A post without them gets the page again, 422.
   router.post('/:token/start', async (req, res) => {
     const token = req.params['token']!;
+    const recruiting = services.recruitingAsSystem(locals(req).requestId);
+    const noticeVersion = field(req, 'notice');
     try {
-      await services.recruitingAsSystem(locals(req).requestId).invites.start.mutate({ token });
+      if (field(req, 'consent') !== 'agree' || !noticeVersion) {
+        const view = await recruiting.invites.view.query({ token });
+        const message = 'To start, read the notice and choose “I agree, start”.';
+        return res.status(422).type('html').send(await render(req, view, token, { message, answers: [] }));
+      }
+      await recruiting.invites.start.mutate({ token, consent: { noticeVersion } });
     } catch (err) {
       // Starting twice, or a page left open after expiry: show the page as it now is.
       if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);
@@ -61,7 +81,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
         try {
           const view = await recruiting.invites.view.query({ token });
           const message = app.code === 'conflict' ? app.message : 'Please answer every question before submitting.';
-          return res.status(app.code === 'conflict' ? 409 : 422).type('html').send(invitePage(view, token, { message, answers }));
+          return res.status(app.code === 'conflict' ? 409 : 422).type('html').send(await render(req, view, token, { message, answers }));
         } catch (again) {
           return fail(req, res, again);
         }
@@ -69,6 +89,19 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
       fail(req, res, err);
     }
   });
+  // "I'd prefer not to be interviewed by an AI": the interview becomes `declined` and the page
+  // says a person will be offered instead.
+  router.post('/:token/decline', async (req, res) => {
+    const token = req.params['token']!;
+    try {
+      await services.recruitingAsSystem(locals(req).requestId).invites.decline.mutate({ token });
+    } catch (err) {
+      // Declining after starting, or a page left open after expiry: show the page as it now is.
+      if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);
+    }
+    res.redirect(303, `/i/${encodeURIComponent(token)}`);
+  });
+
   // Bad input the router or its body parser refused (a token that does not percent-decode, a
   // body too large or in another charset): a 4xx page, never the 503 of a failure of ours.
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -45,7 +45,7 @@ export const cancelInterview = apiProcedure
     scope: 'write',
     openapi: {
       method: 'DELETE', path: '/interviews/{id}', tags, summary: 'Cancel an interview', errorResponses: [404, 409],
-      description: 'A scheduled or in-progress interview becomes `cancelled`; the record is kept. Give an optional `reason` as a query parameter or a JSON body `{"reason": "…"}`. Cancelling a cancelled interview returns it again (200); a completed or expired one is 409 `interview_not_cancellable`.',
+      description: 'A scheduled or in-progress interview becomes `cancelled`; the record is kept. Give an optional `reason` as a query parameter or a JSON body `{"reason": "…"}`. Cancelling a cancelled interview returns it again (200); a completed, expired or declined one is 409 `interview_not_cancellable`.',
     },
   })
   .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }).strict())
@@ -66,7 +66,7 @@ export const getEvaluation = apiProcedure
     scope: 'read',
     openapi: {
       method: 'GET', path: '/interviews/{id}/evaluation', tags, summary: 'Interview results', errorResponses: [404, 409],
-      description: 'The AI evaluation: `pending` until the candidate submits, then `processing`, then `completed` (or `failed`). 409 `evaluation_unavailable` for a cancelled or expired interview.',
+      description: 'The AI evaluation: `pending` until the candidate submits, then `processing`, then `completed` (or `failed`). 409 `evaluation_unavailable` for a cancelled, expired or declined interview.',
     },
   })
   .input(ById)
@@ -78,7 +78,7 @@ export const reviewEvaluation = apiProcedure
     scope: 'write',
     openapi: {
       method: 'POST', path: '/interviews/{id}/evaluation/review', tags, summary: 'Record a person\'s decision', errorResponses: [404, 409],
-      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). Only on a `completed` evaluation: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled or expired interview). A later review replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
+      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). Only on a `completed` evaluation: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled, expired or declined interview). A later review replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
     },
   })
   .input(ReviewBody.extend({ id: InterviewId }).strict())

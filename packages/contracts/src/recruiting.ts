@@ -155,8 +155,16 @@ export const CancellationReason = text().trim().min(1).max(1000);
 /** An interview's length in whole minutes (PRODUCT.md §7). */
 const Duration = int32(5, 180);
 
-export const InterviewStatus = z.enum(['scheduled', 'in_progress', 'completed', 'cancelled', 'expired']);
+export const InterviewStatus = z.enum(['scheduled', 'in_progress', 'completed', 'cancelled', 'expired', 'declined']);
 export type InterviewStatus = z.infer<typeof InterviewStatus>;
+
+/** The candidate's agreement to the AI notice on the invite page (PRODUCT.md §10). */
+export const InterviewConsent = z
+  .object({
+    givenAt: Timestamp,
+    noticeVersion: z.string().max(100).describe('The version of the AI notice the candidate agreed to'),
+  })
+  .meta({ id: 'InterviewConsent' });
 
 export const Interview = z
   .object({
@@ -172,6 +180,8 @@ export const Interview = z
     completedAt: Timestamp.nullable(),
     cancelledAt: Timestamp.nullable(),
     cancellationReason: CancellationReason.nullable(),
+    consent: InterviewConsent.nullable().describe('Set when the candidate agreed to the AI notice and started'),
+    declinedAt: Timestamp.nullable().describe('Set when the candidate declined the AI interview and asked for a human alternative'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -7,6 +7,7 @@ import * as m0006 from './0006_invite_token_sealed.js';
 import * as m0007 from './0007_relay_leases.js';
 import * as m0008 from './0008_sync_order.js';
 import * as m0009 from './0009_evaluation_review.js';
+import * as m0010 from './0010_interview_consent.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0007_relay_leases': m0007,
   '0008_sync_order': m0008,
   '0009_evaluation_review': m0009,
+  '0010_interview_consent': m0010,
 };

@@ -36,7 +36,7 @@ export interface InterviewsTable {
   id: string;
   organization_id: string;
   title: string;
-  status: 'scheduled' | 'in_progress' | 'completed' | 'cancelled' | 'expired';
+  status: 'scheduled' | 'in_progress' | 'completed' | 'cancelled' | 'expired' | 'declined';
   candidate_id: string;
   position_id: string;
   duration_minutes: number;
@@ -50,6 +50,9 @@ export interface InterviewsTable {
   completed_at: Date | null;
   cancelled_at: Date | null;
   cancellation_reason: string | null;
+  consent_given_at: Date | null;
+  consent_notice_version: string | null;
+  declined_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

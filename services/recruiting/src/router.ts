@@ -28,6 +28,8 @@ export interface RecruitingDeps {
   syncLagMs: number;
   /** Relayed outbox rows are kept this long (OUTBOX_RETENTION_HOURS). */
   outboxRetentionHours: number;
+  /** RETENTION_ANSWERS_DAYS, stated in the invite page's AI notice. */
+  retentionAnswersDays: number;
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
@@ -101,7 +103,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(z.object({ created: z.boolean() }))
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
-    invites: inviteRouter(db, tokens, deps.taskQueue),
+    invites: inviteRouter(db, tokens, deps.taskQueue, deps.retentionAnswersDays),
     retention: router({
       /** The retention purge of relayed outbox rows, run hourly by the `purge-recruiting` Temporal schedule. */
       purge: systemProcedure

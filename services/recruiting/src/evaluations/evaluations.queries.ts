@@ -40,12 +40,12 @@ function evaluationRow(db: Db, interviewId: string) {
 
 /**
  * GET /interviews/{id}/evaluation: `pending` until the candidate submits, then `processing`,
- * `completed` or `failed`. 409 evaluation_unavailable for a cancelled or expired interview.
+ * `completed` or `failed`. 409 evaluation_unavailable for a cancelled, expired or declined interview.
  */
 export async function getEvaluation(db: Db, organizationId: string, interviewId: string): Promise<Evaluation> {
   const interview = await getInterviewRow(db, organizationId, interviewId);
   const status = effectiveStatus(interview);
-  if (status === 'cancelled' || status === 'expired') {
+  if (status === 'cancelled' || status === 'expired' || status === 'declined') {
     throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
   }
   return toEvaluation(interview, await evaluationRow(db, interviewId));
@@ -113,7 +113,7 @@ export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: strin
   return db.transaction().execute(async (trx) => {
     const interview = await getInterviewRow(trx, organizationId, interviewId);
     const status = effectiveStatus(interview);
-    if (status === 'cancelled' || status === 'expired') {
+    if (status === 'cancelled' || status === 'expired' || status === 'declined') {
       throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
     }
     const current = await trx.selectFrom('recruiting.evaluations').select('status').where('interview_id', '=', interviewId).forUpdate().executeTakeFirst();

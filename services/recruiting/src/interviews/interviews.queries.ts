@@ -5,6 +5,7 @@ import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.
 import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
 import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
 import { InviteTokens } from './invite-token.js';
+import { AI_NOTICE_VERSION } from './ai-notice.js';
 
 export type InterviewRow = Selectable<InterviewsTable> & { candidate_email: string; candidate_name: string };
 
@@ -42,6 +43,8 @@ export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview 
     completedAt: row.completed_at?.toISOString() ?? null,
     cancelledAt: row.cancelled_at?.toISOString() ?? null,
     cancellationReason: row.cancellation_reason,
+    consent: row.consent_given_at ? { givenAt: row.consent_given_at.toISOString(), noticeVersion: row.consent_notice_version ?? '' } : null,
+    declinedAt: row.declined_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -118,7 +121,7 @@ export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteT
 }
 
 /** Moves an interview to a new status and records the matching event, in the caller's transaction. */
-async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason'>> & { answers?: string }) {
+async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason' | 'consent_given_at' | 'consent_notice_version' | 'declined_at'>> & { answers?: string }) {
   const now = new Date();
   const updated = await trx
     .updateTable('recruiting.interviews')
@@ -133,8 +136,8 @@ async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, stat
 
 /**
  * DELETE /interviews/{id} (PRODUCT.md §7): scheduled or in progress → cancelled, keeping the
- * record and the reason. Cancelling a cancelled interview returns it unchanged; a completed or
- * expired one is 409 interview_not_cancellable.
+ * record and the reason. Cancelling a cancelled interview returns it unchanged; a completed,
+ * expired or declined one is 409 interview_not_cancellable.
  */
 export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, id: string, reason?: string): Promise<Interview> {
   return db.transaction().execute(async (trx) => {
@@ -142,7 +145,7 @@ export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
     const status = effectiveStatus(row);
     if (status === 'cancelled') return toInterview(row, tokens);
     if (status === 'expired' && row.status !== 'expired') await expire(trx, tokens, row);
-    if (status === 'completed' || status === 'expired') {
+    if (status === 'completed' || status === 'expired' || status === 'declined') {
       throw new AppError('interview_not_cancellable', `Interview ${id} is ${status} and can no longer be cancelled.`);
     }
     return transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason ?? null });
@@ -184,13 +187,39 @@ export async function findByInviteToken(db: Db, token: string, forUpdate = false
   return row;
 }
 
-export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string) {
+/**
+ * The candidate agreed to the AI notice `noticeVersion` and starts (PRODUCT.md §10): consent
+ * (time, version) is recorded with the start. Only the current notice can be agreed to. An
+ * interview started before consent existed records it without starting again.
+ */
+export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string, noticeVersion: string) {
   return db.transaction().execute(async (trx) => {
     const row = await findByInviteToken(trx, token, true);
     const status = effectiveStatus(row);
-    if (status === 'in_progress') return toInterview(row, tokens);
+    if (noticeVersion !== AI_NOTICE_VERSION) throw new AppError('conflict', 'The notice has changed; please read it again.');
+    const consent = { consent_given_at: new Date(), consent_notice_version: noticeVersion };
+    if (status === 'in_progress') {
+      if (row.consent_given_at) return toInterview(row, tokens);
+      const updated = await trx.updateTable('recruiting.interviews').set({ ...consent, updated_at: new Date() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+      return toInterview({ ...updated, candidate_email: row.candidate_email, candidate_name: row.candidate_name }, tokens);
+    }
     if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
-    return transition(trx, tokens, row, 'in_progress', { started_at: new Date() });
+    return transition(trx, tokens, row, 'in_progress', { started_at: new Date(), ...consent });
+  });
+}
+
+/**
+ * The candidate declines the AI interview and asks for a human alternative: scheduled → declined
+ * (terminal), with `interview.declined` in the same transaction so the ATS can offer one.
+ * Declining twice returns the interview again.
+ */
+export function declineInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string) {
+  return db.transaction().execute(async (trx) => {
+    const row = await findByInviteToken(trx, token, true);
+    const status = effectiveStatus(row);
+    if (status === 'declined') return toInterview(row, tokens);
+    if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
+    return transition(trx, tokens, row, 'declined', { declined_at: new Date() });
   });
 }
 
@@ -203,6 +232,8 @@ export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
     const row = await findByInviteToken(trx, token, true);
     const status = effectiveStatus(row);
     if (status !== 'in_progress') throw new AppError('conflict', status === 'scheduled' ? 'Start the interview first.' : `This interview is ${status}.`);
+    // No answer is accepted without consent (PRODUCT.md §10).
+    if (!row.consent_given_at) throw new AppError('conflict', 'Read the notice and agree before submitting.');
     if (answers.length !== row.questions.length) {
       throw new AppError('validation_failed', `Answer all ${row.questions.length} questions.`, [{ path: 'answers', message: `expected ${row.questions.length} answers` }]);
     }

@@ -3,14 +3,24 @@ import type { Kysely } from '@hireloop/platform';
 import { Answer, InterviewStatus, text } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
-import { effectiveStatus, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
+import { declineInterview, effectiveStatus, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
+import { aiNotice } from '../interviews/ai-notice.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
 const Token = text().min(20).max(100);
 
-/** What the candidate's invite page shows: never ids, e-mails or anything of other candidates. */
+/**
+ * What the candidate's invite page shows: never e-mails or anything of other candidates. The
+ * organization id is for the page to look up the organization's name (the notice's contact);
+ * the page does not show it.
+ */
 export const InviteView = z.object({
   status: InterviewStatus,
+  organizationId: z.string(),
+  /** Whether the candidate agreed to the AI notice (an interview started before consent existed has not). */
+  consentGiven: z.boolean(),
+  /** The AI notice (PRODUCT.md §10); `{organization}` in its paragraphs is the organization's name. */
+  notice: z.object({ version: z.string(), paragraphs: z.array(z.string()) }),
   title: z.string(),
   positionTitle: z.string(),
   candidateName: z.string(),
@@ -24,11 +34,15 @@ export type InviteView = z.infer<typeof InviteView>;
  * The candidate's side of an interview, called by the gateway's invite page with the token from
  * the URL (the token is the candidate's only credential, so these are platform-only procedures).
  */
-export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, taskQueue: string) {
+export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, taskQueue: string, retentionAnswersDays: number) {
+  const notice = aiNotice(retentionAnswersDays);
   const view = async (token: string): Promise<InviteView> => {
     const row = await findByInviteToken(db, token);
     return {
       status: effectiveStatus(row),
+      organizationId: row.organization_id,
+      consentGiven: row.consent_given_at !== null,
+      notice,
       title: row.title,
       positionTitle: row.position_title,
       candidateName: row.candidate_name,
@@ -39,8 +53,16 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, tas
   };
   return router({
     view: systemProcedure.input(z.object({ token: Token })).output(InviteView).query(({ input }) => view(input.token)),
-    start: systemProcedure.input(z.object({ token: Token })).output(InviteView).mutation(async ({ input }) => {
-      await startInterview(db, tokens, input.token);
+    /** Start only with consent: the version of the notice the candidate agreed to. */
+    start: systemProcedure
+      .input(z.object({ token: Token, consent: z.object({ noticeVersion: text().min(1).max(100) }) }))
+      .output(InviteView)
+      .mutation(async ({ input }) => {
+        await startInterview(db, tokens, input.token, input.consent.noticeVersion);
+        return view(input.token);
+      }),
+    decline: systemProcedure.input(z.object({ token: Token })).output(InviteView).mutation(async ({ input }) => {
+      await declineInterview(db, tokens, input.token);
       return view(input.token);
     }),
     submit: systemProcedure
