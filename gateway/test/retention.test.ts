@@ -115,4 +115,17 @@ describe('retention purges', () => {
     assert.deepEqual(await present('identity.sessions', 'id', Object.values(ids)), [ids.live]);
     await db.query('delete from identity.sessions where id = $1', [ids.live]);
   });
+
+  it('gateway: idempotency records past IDEMPOTENCY_RETENTION_HOURS go, recent ones stay', async () => {
+    const keys = { old: `idem_${tag}_old`, recent: `idem_${tag}_recent` };
+    await db.query(
+      `insert into gateway.idempotency_keys (api_key_id, method, path, idempotency_key, fingerprint, state, created_at) values
+         ('key_${tag}', 'POST', '/api/v1/candidates', $1, 'f', 'completed', now() - interval '25 hours'),
+         ('key_${tag}', 'POST', '/api/v1/candidates', $2, 'f', 'completed', now() - interval '23 hours')`,
+      [keys.old, keys.recent],
+    );
+    await runSchedule('purge-gateway');
+    assert.deepEqual(await present('gateway.idempotency_keys', 'idempotency_key', Object.values(keys)), [keys.recent]);
+    await db.query('delete from gateway.idempotency_keys where idempotency_key = $1', [keys.recent]);
+  });
 });

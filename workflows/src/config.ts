@@ -11,6 +11,11 @@ export const WorkerConfig = z.object({
   IDENTITY_URL: z.url().default('http://127.0.0.1:3101'),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
   INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),
+  /** The gateway's own role, for the purge of its idempotency records (falls back to DATABASE_URL; neither: no purge). */
+  GATEWAY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /** Idempotency records are replayed for 24 h, then purged after this. */
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
   INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Without a key the offline provider answers (model "offline"). */
   OPENAI_API_KEY: z.string().min(1).optional(),
@@ -21,3 +26,6 @@ export const WorkerConfig = z.object({
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 export const loadWorkerConfig = () => loadConfig(WorkerConfig);
+
+/** Where the gateway's idempotency records are purged from, if anywhere (see GATEWAY_DATABASE_URL). */
+export const gatewayDatabaseUrl = (config: WorkerConfig) => config.GATEWAY_DATABASE_URL ?? config.DATABASE_URL;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLogger, ensureSchedule } from '@hireloop/platform';
-import { loadWorkerConfig } from './config.js';
+import { gatewayDatabaseUrl, loadWorkerConfig } from './config.js';
 import { createActivities } from './activities/index.js';
 
 const config = loadWorkerConfig();
@@ -47,9 +47,12 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-// Identity has no Temporal client of its own, so the worker creates the schedule of its purge.
+// Identity and the gateway have no Temporal client of their own: the worker creates the schedules of their purges.
 const scheduler = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-void ensureSchedule(scheduler, { scheduleId: 'purge-identity', workflowType: 'purgeIdentity', taskQueue: config.TEMPORAL_TASK_QUEUE, every: '1h' }, logger);
+const taskQueue = config.TEMPORAL_TASK_QUEUE;
+void ensureSchedule(scheduler, { scheduleId: 'purge-identity', workflowType: 'purgeIdentity', taskQueue, every: '1h' }, logger);
+if (gatewayDatabaseUrl(config)) void ensureSchedule(scheduler, { scheduleId: 'purge-gateway', workflowType: 'purgeGateway', taskQueue, every: '1h' }, logger);
+else logger.warn('neither GATEWAY_DATABASE_URL nor DATABASE_URL is set: gateway idempotency records are not purged');
 
 logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS, ai: config.OPENAI_API_KEY ? config.OPENAI_MODEL : 'offline' }, 'worker running');
 try {

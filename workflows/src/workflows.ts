@@ -5,5 +5,6 @@ export { deliverWebhook } from './deliver-webhook.workflow.js';
 export { purgeWebhookEvents } from './purge-webhook-events.workflow.js';
 export { purgeRecruiting } from './purge-recruiting.workflow.js';
 export { purgeIdentity } from './purge-identity.workflow.js';
+export { purgeGateway } from './purge-gateway.workflow.js';
 export { generateJobDescription } from './generate-job-description.workflow.js';
 export { processAtsEvent } from './process-ats-event.workflow.js';

@@ -6,7 +6,7 @@ export const PURGE_BATCH = 1000;
 export interface PurgeTable {
   schema: string;
   table: string;
-  /** Its primary key (one column). */
+  /** A column that identifies a row: its primary key, or `ctid` when that spans several columns. */
   key: string;
 }
 

@@ -56,7 +56,9 @@ describe('docker-compose.yml', () => {
 
   it("connects each service as its own Postgres role, made by the db-roles job, and gives no process the superuser's URL", () => {
     const services = resolved();
-    const own = { identity: 'IDENTITY_DATABASE_URL', recruiting: 'RECRUITING_DATABASE_URL', integrations: 'INTEGRATIONS_DATABASE_URL', 'gateway-1': 'GATEWAY_DATABASE_URL', 'gateway-2': 'GATEWAY_DATABASE_URL' } as Record<string, string>;
+    const own = { identity: 'IDENTITY_DATABASE_URL', recruiting: 'RECRUITING_DATABASE_URL', integrations: 'INTEGRATIONS_DATABASE_URL', 'gateway-1': 'GATEWAY_DATABASE_URL', 'gateway-2': 'GATEWAY_DATABASE_URL',
+      // The workers purge the gateway's idempotency records, as the gateway's role.
+      'worker-1': 'GATEWAY_DATABASE_URL', 'worker-2': 'GATEWAY_DATABASE_URL' } as Record<string, string>;
     for (const [name, s] of Object.entries(services).filter(([, s]) => s.image === 'hireloop:latest')) {
       const urls = Object.keys(s.environment ?? {}).filter((k) => k.endsWith('DATABASE_URL'));
       assert.deepEqual(urls, own[name] ? [own[name]] : [], `${name} gets only its own database URL`);

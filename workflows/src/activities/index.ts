@@ -2,7 +2,8 @@ import { createIdentityClient } from '@hireloop/identity/client';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { createAiProvider } from '../ai/provider.js';
-import type { WorkerConfig } from '../config.js';
+import { gatewayDatabaseUrl, type WorkerConfig } from '../config.js';
+import { createGatewayRetentionActivities, type GatewayRetentionActivities } from './gateway-retention.js';
 import { createEvaluationActivities } from './evaluation.js';
 import { createDeliveryActivities } from './webhook-delivery.js';
 import { createJobDescriptionActivities } from './job-description.js';
@@ -14,7 +15,12 @@ export function createActivities(config: WorkerConfig) {
   const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS);
   const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_TOKEN_KEYS);
   const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
+  const gatewayDb = gatewayDatabaseUrl(config);
+  const gatewayRetention: Partial<GatewayRetentionActivities> = gatewayDb
+    ? createGatewayRetentionActivities({ gatewayDatabaseUrl: gatewayDb, retentionHours: config.IDEMPOTENCY_RETENTION_HOURS })
+    : {};
   return {
+    ...gatewayRetention,
     ...createEvaluationActivities({ recruiting, ai }),
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
