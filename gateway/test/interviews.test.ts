@@ -226,6 +226,12 @@ describe('interview state machine (PRODUCT.md §7)', () => {
     await startInvite(tokenOf(started.inviteUrl));
     await db.query(`update recruiting.interviews set expires_at = now() - interval '1 second' where id = any($1)`, [[i.id, started.id]]);
     assert.equal((await get(i.id)).status, 'expired');
+    // The status filter means the status the client sees, before the sweep as after it.
+    const listed = async (status: string) =>
+      ((await call('GET', `/api/v1/interviews?status=${status}&positionId=${positionId}&limit=100`, { key: org.key })).body.data as { id: string }[]).map((x) => x.id);
+    assert.ok((await listed('expired')).includes(i.id) && (await listed('expired')).includes(started.id), 'overdue interviews are listed as expired');
+    assert.ok(!(await listed('scheduled')).includes(i.id), 'an overdue interview is no longer listed as scheduled');
+    assert.ok(!(await listed('in_progress')).includes(started.id), 'nor as in progress');
     await startInvite(tokenOf(i.inviteUrl));
     assert.equal((await get(i.id)).status, 'expired');
     const swept = await eventually(

@@ -2,7 +2,8 @@ import { AppError, recordEvent, type Kysely } from '@hireloop/platform';
 import type { Evaluation, EvaluationResult, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
-import { effectiveStatus, getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
+import { getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
+import { effectiveStatus } from '../interviews/status.js';
 
 function answersOf(row: InterviewRow) {
   return (row.answers ?? []).map((answer, i) => ({ question: row.questions[i] ?? '', answer }));

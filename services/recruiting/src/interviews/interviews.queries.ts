@@ -6,6 +6,7 @@ import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
 import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
 import { InviteTokens } from './invite-token.js';
 import { AI_NOTICE_VERSION } from './ai-notice.js';
+import { effectiveStatus, hasEffectiveStatus } from './status.js';
 
 export type InterviewRow = Selectable<InterviewsTable> & { candidate_email: string; candidate_name: string };
 
@@ -18,15 +19,6 @@ export function selectInterviews(db: Db) {
     .innerJoin('recruiting.candidates as c', 'c.id', 'i.candidate_id')
     .selectAll('i')
     .select(['c.email as candidate_email', 'c.name as candidate_name']);
-}
-
-/**
- * The status as of now: an open interview past its expiry is `expired` even before the sweep
- * has written it, so no transition ever acts on a stale status.
- */
-export function effectiveStatus(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now = new Date()): InterviewStatus {
-  if ((row.status === 'scheduled' || row.status === 'in_progress') && row.expires_at <= now) return 'expired';
-  return row.status;
 }
 
 export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview {
@@ -103,7 +95,7 @@ export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteT
   const { limit, cursor, ...filters } = query;
   const context = { list: 'interviews', organizationId, filters };
   let q = selectInterviews(db).where('i.organization_id', '=', organizationId);
-  if (filters.status) q = q.where('i.status', '=', filters.status);
+  if (filters.status) q = q.where(hasEffectiveStatus(filters.status));
   if (filters.candidateId) q = q.where('i.candidate_id', '=', filters.candidateId);
   if (filters.positionId) q = q.where('i.position_id', '=', filters.positionId);
   if (filters.createdAfter) q = q.where('i.created_at', '>', new Date(filters.createdAfter));

@@ -3,7 +3,8 @@ import type { Kysely } from '@hireloop/platform';
 import { Answer, InterviewStatus, text } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
-import { declineInterview, effectiveStatus, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
+import { declineInterview, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
+import { effectiveStatus } from '../interviews/status.js';
 import { aiNotice } from '../interviews/ai-notice.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
