@@ -7,6 +7,7 @@ import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/dev
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { uniqueEmail } from './interview-helpers.js';
 import { assertValidation, unique } from './api-assertions.js';
+import { payloadTexts } from './temporal-history.js';
 
 // PRODUCT.md §7 ATS event, §8 ats_event.processed; issue 4 item 5 (inbound ATS events).
 
@@ -385,9 +386,16 @@ describe('ATS event processing', () => {
 
     const connection = await Connection.connect({ address: testEnv().temporalAddress });
     try {
-      const { events } = await new Client({ connection }).workflow.getHandle(`ats:${id}`).fetchHistory();
-      const attempts = (events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+      const history = await new Client({ connection }).workflow.getHandle(`ats:${id}`).fetchHistory();
+      const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
       assert.deepEqual(attempts, [1, 1], 'applyAtsEvent refused once, not retried; finishAtsEvent once');
+      // Ids only (CLARIFICATIONS "Workflows"): the payload is read by the activity, and the refusal
+      // does not echo the e-mail, so no personal data sits in the history.
+      const texts = payloadTexts(history).join('\n');
+      assert.match(texts, new RegExp(id));
+      for (const personal of [first.candidate.email, second.candidate.email, first.candidate.name]) {
+        assert.ok(!texts.includes(personal as string), `the history of ats:${id} holds ${personal}`);
+      }
     } finally {
       await connection.close();
     }

@@ -6,6 +6,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { startReceiver, type Received } from './webhook-receiver.js';
+import { payloadTexts } from './temporal-history.js';
 
 // The delivery pipeline of PRODUCT.md §8: dispatchers claim committed deliveries from Postgres;
 // Temporal owns retries only. Mechanisms are asserted, not timings (CLARIFICATIONS).
@@ -33,18 +34,6 @@ async function register(key: string, url: string, events: string[] = ['*']) {
 function verify(secret: string, r: Received) {
   const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
   return new StandardWebhook(secret).verify(r.body, headers) as { id: string };
-}
-
-/** Every payload of a history (inputs, results), decoded: what Temporal keeps. */
-function payloadTexts(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) for (const item of node) payloadTexts(item, out);
-  else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'payloads' && Array.isArray(value)) for (const p of value as { data?: Uint8Array }[]) out.push(p.data ? Buffer.from(p.data).toString('utf8') : '');
-      else payloadTexts(value, out);
-    }
-  }
-  return out;
 }
 
 async function deliveryWorkflows(query: string) {

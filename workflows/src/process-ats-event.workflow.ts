@@ -2,7 +2,6 @@ import { proxyActivities } from '@temporalio/workflow';
 import { PLATFORM_CALL, RECORD_OUTCOME } from './activity-options.js';
 import { failureOf } from './failure.js';
 import type { AtsActivities } from './activities/ats-events.js';
-import type { AtsEventBody } from '@hireloop/contracts';
 
 const { applyAtsEvent } = proxyActivities<AtsActivities>(PLATFORM_CALL);
 const { finishAtsEvent } = proxyActivities<AtsActivities>(RECORD_OUTCOME);
@@ -12,10 +11,10 @@ const { finishAtsEvent } = proxyActivities<AtsActivities>(RECORD_OUTCOME);
  * to apply marks the event failed; once applied, it is recorded as processed (retried until the
  * service takes it), never as failed.
  */
-export async function processAtsEvent(args: { atsEventId: string; organizationId: string; event: AtsEventBody }): Promise<string> {
+export async function processAtsEvent(args: { atsEventId: string; organizationId: string }): Promise<string> {
   let result;
   try {
-    result = await applyAtsEvent({ organizationId: args.organizationId, event: args.event });
+    result = await applyAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId });
   } catch (err) {
     const error = failureOf(err, 'ats_event_failed', 'The ATS event could not be applied.');
     await finishAtsEvent({ organizationId: args.organizationId, atsEventId: args.atsEventId, error });

@@ -19,7 +19,7 @@ import { stopRetryWorkflows } from './deliveries/cancel.js';
 import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, markTaskRunning, toTask } from './tasks/tasks.queries.js';
-import { acceptAtsEvent, finishAtsEvent } from './ats/ats.queries.js';
+import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.queries.js';
 import { AppError } from '@hireloop/platform';
 
 export interface IntegrationsDeps {
@@ -120,6 +120,8 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     }),
     ats: router({
       accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, delivery.taskQueue, ctx.org, input)),
+      /** The workflow's activity reads the payload here: workflow inputs carry ids only. */
+      payload: systemOrgProcedure.input(z.object({ id: z.string().max(100) })).output(AtsEventBody).query(({ ctx, input }) => getAtsEventPayload(db, ctx.org, input.id)),
       finish: systemOrgProcedure
         .input(z.object({ id: z.string(), result: z.record(z.string(), z.unknown()).optional(), error: Failure.optional() }))
         .mutation(({ ctx, input }) => finishAtsEvent(db, ctx.org, input.id, input.error ? { error: input.error } : { result: input.result ?? {} })),

@@ -1,5 +1,5 @@
 import { AppError, enqueueWorkflowStart, newId, recordEvent, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type AtsEventBody } from '@hireloop/contracts';
+import { AtsEventBody, ID_PREFIXES } from '@hireloop/contracts';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 
 /**
@@ -28,13 +28,21 @@ export function acceptAtsEvent(db: Kysely<IntegrationsDB>, taskQueue: string, or
     await enqueueWorkflowStart(trx, SCHEMA, {
       workflowId: `ats:${id}`,
       workflowType: 'processAtsEvent',
-      args: [{ atsEventId: id, organizationId, event: body }],
+      // Ids only: the workflow reads the payload back (getAtsEventPayload), so no e-mail or name sits in its history.
+      args: [{ atsEventId: id, organizationId }],
       organizationId,
       kind: 'ats_event',
       taskQueue,
     });
     return { id, status: 'accepted' as const };
   });
+}
+
+/** The event as the ATS sent it, for the workflow's activity (never carried in the workflow input). */
+export async function getAtsEventPayload(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<AtsEventBody> {
+  const row = await db.selectFrom('integrations.ats_events').select('payload').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No ATS event ${id}.`);
+  return AtsEventBody.parse(typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload);
 }
 
 /** Records the outcome once and emits `ats_event.processed` with what was matched or created. */

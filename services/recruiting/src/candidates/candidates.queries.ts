@@ -70,7 +70,7 @@ export async function insertCandidate(trx: Db, organizationId: string, input: Cr
   const candidate = await tryInsertCandidate(trx, organizationId, input);
   if (candidate) return candidate;
   const existing = await findCandidateByEmail(trx, organizationId, input.email);
-  if (existing) throw new AppError('candidate_exists', `A candidate with e-mail ${input.email} already exists.`, undefined, { candidateId: existing.id });
+  if (existing) throw new AppError('candidate_exists', 'A candidate with this e-mail already exists; its id is in candidateId.', undefined, { candidateId: existing.id });
   throw new AppError('external_id_exists', `A candidate with externalId ${input.externalId} already exists.`, [{ path: 'externalId', message: 'already used' }]);
 }
 
@@ -110,7 +110,7 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
   if (!current) throw new AppError('not_found', `No candidate ${id}.`);
   if (change.email !== undefined && change.email.toLowerCase() !== current.email.toLowerCase()) {
     const holder = await findCandidateByEmail(trx, organizationId, change.email);
-    if (holder) throw new AppError('candidate_exists', `A candidate with e-mail ${change.email} already exists.`, undefined, { candidateId: holder.id });
+    if (holder) throw new AppError('candidate_exists', 'A candidate with this e-mail already exists; its id is in candidateId.', undefined, { candidateId: holder.id });
   }
   const metadata = { ...current.metadata };
   for (const [key, value] of Object.entries(change.metadata ?? {})) {
