@@ -54,3 +54,25 @@ describe('transient database failures are 503 service_unavailable', () => {
     assert.ok(!isTransientDatabaseError(Object.assign(new Error('duplicate key'), { code: '23505' })));
   });
 });
+
+describe('a pool whose idle connection Postgres ends', () => {
+  it('keeps the process alive and opens a new connection for the next query', async () => {
+    const pool = createPool({ url: process.env['DATABASE_URL']!, applicationName: 'idle-kill-test', max: 1 });
+    const db = createDb<object>(pool);
+    try {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      const admin = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'idle-kill-admin', max: 1 }));
+      try {
+        await sql`select pg_terminate_backend(${rows[0]!.pid})`.execute(admin);
+      } finally {
+        await admin.destroy();
+      }
+      // The idle client's error reaches the pool; without a listener the test process would crash here.
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await sql<{ one: number }>`select 1 as one`.execute(db);
+      assert.equal(again.rows[0]!.one, 1);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -14,7 +14,7 @@ export interface DbOptions {
 }
 
 export function createPool(options: DbOptions): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: options.url,
     application_name: options.applicationName,
     max: options.max ?? 10,
@@ -22,6 +22,11 @@ export function createPool(options: DbOptions): pg.Pool {
     connectionTimeoutMillis: 5_000,
     ...(options.settings ? { options: Object.entries(options.settings).map(([k, v]) => `-c ${k}=${v}`).join(' ') } : {}),
   });
+  // An idle connection that Postgres ends (a restart, a failover, a fast shutdown) is emitted here.
+  // Unheard, it would crash the process; the pool has already dropped that connection, and the
+  // next query opens a new one, so the service recovers without a restart.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 export function createDb<DB>(pool: pg.Pool): Kysely<DB> {
