@@ -1,9 +1,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { createDb, createPool, sql } from './db.js';
 import { createServiceProcedures, appErrorOf } from './trpc.js';
 import { isTransientDatabaseError } from './database-errors.js';
+import { expectTRPCError } from './expect-trpc-error.js';
 
 /**
  * PRODUCT.md §3: a dependency that is busy or down is 503 service_unavailable (retry), never a 500.
@@ -24,26 +24,17 @@ describe('transient database failures are 503 service_unavailable', () => {
     ourBug: internalProcedure.query(() => sql`select 1 / 0`.execute(db)),
   });
   const caller = createCallerFactory(procedures)({ auth: { sub: 'system', scopes: [] }, requestId: 'req_test' } as never);
-  const failure = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-    } catch (err) {
-      assert.ok(err instanceof TRPCError);
-      return err;
-    }
-    assert.fail('expected the call to fail');
-  };
 
   it('a statement timeout (57014) and a serialization failure (40001) answer 503', async () => {
     for (const run of [() => caller.timedOut(), () => caller.serialization()]) {
-      const error = await failure(run);
+      const error = await expectTRPCError(run);
       assert.equal(error.code, 'SERVICE_UNAVAILABLE');
       assert.equal(appErrorOf(error)?.code, 'service_unavailable');
     }
   });
 
   it('an error in our own SQL stays a 500 with nothing of the driver in it', async () => {
-    const error = await failure(() => caller.ourBug());
+    const error = await expectTRPCError(() => caller.ourBug());
     assert.equal(error.code, 'INTERNAL_SERVER_ERROR');
     assert.equal(appErrorOf(error), null);
   });

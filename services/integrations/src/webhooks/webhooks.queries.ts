@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, newId, olderThan, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type UpdateWebhookBody, type Webhook, type WebhookStats } from '@hireloop/contracts';
-import type { Selectable } from 'kysely';
+import type { Selectable, UpdateObject } from 'kysely';
 import type { Db, IntegrationsDB, WebhooksTable } from '../db.js';
 import type { DeliverySettings } from '../deliveries/delivery-start.js';
 import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
@@ -143,23 +143,27 @@ export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: Delive
   return { webhook: await webhookWithStats(db, result.row), stopWorkflows: result.stopWorkflows };
 }
 
-/** A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a gap. */
-export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string): Promise<{ secret: string }> {
-  const secret = newSecret();
+/** Updates one of the organization's webhooks that is not deleted (bumping updated_at), or 404. */
+async function updateLiveWebhook(db: Db, organizationId: string, id: string, set: UpdateObject<IntegrationsDB, 'integrations.webhooks'>): Promise<void> {
   const row = await db
     .updateTable('integrations.webhooks')
-    .set({
-      previous_secret_sealed: sql<string>`secret_sealed`,
-      previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
-      secret_sealed: box.seal(secret),
-      updated_at: new Date(),
-    })
+    .set({ ...set, updated_at: new Date() })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
   if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+}
+
+/** A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a gap. */
+export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string): Promise<{ secret: string }> {
+  const secret = newSecret();
+  await updateLiveWebhook(db, organizationId, id, {
+    previous_secret_sealed: sql<string>`secret_sealed`,
+    previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
+    secret_sealed: box.seal(secret),
+  });
   return { secret };
 }
 
@@ -175,15 +179,7 @@ export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: Deliver
 /** DELETE: gone from the API at once; its pending deliveries end `cancelled`, its retry workflows are stopped. */
 export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('integrations.webhooks')
-      .set({ deleted_at: new Date(), updated_at: new Date() })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+    await updateLiveWebhook(trx, organizationId, id, { deleted_at: new Date() });
     return cancelEndpointDeliveries(trx, id);
   });
 }
