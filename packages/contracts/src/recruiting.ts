@@ -87,6 +87,16 @@ export const ListCandidatesQuery = ListQuery.extend({
 }).strict();
 export type ListCandidatesQuery = z.infer<typeof ListCandidatesQuery>;
 
+/**
+ * The console's candidate list (tRPC only: PRODUCT.md §5 gives the REST list no search parameter,
+ * and unknown ones are refused there). `search` matches by word prefix, case-insensitive: every
+ * word of it must begin a word of the name or e-mail ("ann smi" finds Ann Smith; "example"
+ * finds ann@example.com). Punctuation separates words; accents count.
+ */
+export const CandidateSearch = text().trim().min(1).max(200).describe('Words that each begin a word of the name or e-mail, case-insensitive');
+export const SearchCandidatesQuery = ListCandidatesQuery.extend({ search: CandidateSearch.optional() }).strict();
+export type SearchCandidatesQuery = z.infer<typeof SearchCandidatesQuery>;
+
 /** What a position's AI interview asks: 0–20 questions (PRODUCT.md §7). */
 const Question = text().trim().min(1).max(1000);
 const InterviewQuestions = z.array(Question).max(20);
@@ -275,6 +285,10 @@ export const Evaluation = z
   })
   .meta({ id: 'Evaluation' });
 export type Evaluation = z.infer<typeof Evaluation>;
+
+/** A candidate's evaluations (the console's profile): one per submitted interview, newest interview first. */
+export const ListCandidateEvaluationsQuery = ListQuery.extend({ candidateId: CandidateId }).strict();
+export type ListCandidateEvaluationsQuery = z.infer<typeof ListCandidateEvaluationsQuery>;
 
 export const FlowId = prefixedId(ID_PREFIXES.flow);
 export const StageId = prefixedId(ID_PREFIXES.stage);

@@ -8,6 +8,7 @@ import * as m0007 from './0007_relay_leases.js';
 import * as m0008 from './0008_sync_order.js';
 import * as m0009 from './0009_evaluation_review.js';
 import * as m0010 from './0010_interview_consent.js';
+import * as m0011 from './0011_candidate_search.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0008_sync_order': m0008,
   '0009_evaluation_review': m0009,
   '0010_interview_consent': m0010,
+  '0011_candidate_search': m0011,
 };

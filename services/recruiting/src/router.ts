@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
-  EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidatesQuery, ListFlowsQuery, ListInterviewsQuery,
-  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, UpdateCandidateBody, UpdatePositionBody,
+  EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEvaluationsQuery, ListFlowsQuery, ListInterviewsQuery,
+  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
 import { SCHEMA, type RecruitingDB } from './db.js';
@@ -13,7 +13,7 @@ import { applyJobDescription, createPosition, getPositionRow, listPositions, toP
 import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
-import { evaluationInput, finishEvaluation, getEvaluation, reviewEvaluation } from './evaluations/evaluations.queries.js';
+import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, reviewEvaluation } from './evaluations/evaluations.queries.js';
 import { createFlow, enroll, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
@@ -39,7 +39,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
   return router({
     candidates: router({
       create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input)),
-      list: orgProcedure.input(ListCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input, syncLagMs)),
+      list: orgProcedure.input(SearchCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(CandidateId)).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
       update: orgProcedure
         .input(z.object({ id: CandidateId, change: UpdateCandidateBody }))
@@ -70,6 +70,11 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     }),
     evaluations: router({
       get: orgProcedure.input(z.object({ interviewId: InterviewId })).output(Evaluation).query(({ ctx, input }) => getEvaluation(db, ctx.org, input.interviewId)),
+      /** A candidate's evaluations, one per submitted interview (the console's candidate profile). */
+      list: orgProcedure
+        .input(ListCandidateEvaluationsQuery)
+        .output(pageOf(Evaluation))
+        .query(({ ctx, input }) => listCandidateEvaluations(db, cursors, ctx.org, input)),
       /** A person's decision; the caller names the reviewer (gateway: the API key; console: the session user). */
       review: orgProcedure
         .input(z.object({ interviewId: InterviewId, review: ReviewBody, reviewer: Reviewer }))

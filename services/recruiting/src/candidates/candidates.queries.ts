@@ -1,5 +1,5 @@
-import { AppError, changedSince, newId, olderThan, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type ListCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
+import { AppError, changedSince, newId, olderThan, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type SearchCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
 
@@ -166,7 +166,11 @@ export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string
   return db.transaction().execute((trx) => insertCandidate(trx, organizationId, input));
 }
 
-export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidatesQuery, syncLagMs: number) {
+/**
+ * The candidates list: REST's filters, and the console's `search` (word prefixes of name or
+ * e-mail, on the `candidates_search` GIN index; migration 0011 defines the two functions).
+ */
+export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: SearchCandidatesQuery, syncLagMs: number) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'candidates', organizationId, filters };
   let q = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId);
@@ -174,6 +178,7 @@ export async function listCandidates(db: Db, codec: CursorCodec, organizationId:
   if (filters.externalId) q = q.where('external_id', '=', filters.externalId);
   if (filters.createdAfter) q = q.where('created_at', '>', new Date(filters.createdAfter));
   if (filters.createdBefore) q = q.where('created_at', '<', new Date(filters.createdBefore));
+  if (filters.search) q = q.where(sql<boolean>`recruiting.candidate_search_document(name, email) @@ recruiting.candidate_search_query(${filters.search})`);
   if (filters.updatedAfter) {
     const position = cursor ? codec.decodeSync(cursor, context) : undefined;
     const rows = await q.select(updatedAtMicros()).where(changedSince(filters.updatedAfter, position, syncLagMs)).orderBy('updated_at').orderBy('id').limit(limit + 1).execute();

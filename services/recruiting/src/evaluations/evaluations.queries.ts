@@ -1,8 +1,9 @@
-import { AppError, recordEvent, type Kysely } from '@hireloop/platform';
-import type { Evaluation, EvaluationResult, ReviewBody, Reviewer } from '@hireloop/contracts';
+import { AppError, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
-import { getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
+import { getCandidate } from '../candidates/candidates.queries.js';
+import { getInterviewRow, selectInterviews, type InterviewRow } from '../interviews/interviews.queries.js';
 import { effectiveStatus } from '../interviews/status.js';
 
 function answersOf(row: InterviewRow) {
@@ -50,6 +51,28 @@ export async function getEvaluation(db: Db, organizationId: string, interviewId:
     throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
   }
   return toEvaluation(interview, await evaluationRow(db, interviewId));
+}
+
+/**
+ * A candidate's evaluations (the console's profile): one per interview the candidate submitted,
+ * newest interview first, in keyset pages over the interviews' `(created_at, id)` on the
+ * `interviews_org_candidate_created` index. An unknown candidate is 404.
+ */
+export async function listCandidateEvaluations(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidateEvaluationsQuery) {
+  const { limit, cursor, ...filters } = query;
+  await getCandidate(db, organizationId, filters.candidateId);
+  const context = { list: 'candidate-evaluations', organizationId, filters };
+  let q = selectInterviews(db)
+    .where('i.organization_id', '=', organizationId)
+    .where('i.candidate_id', '=', filters.candidateId)
+    .where((eb) => eb.exists(eb.selectFrom('recruiting.evaluations as e').select('e.interview_id').whereRef('e.interview_id', '=', 'i.id')));
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, context), 'i'));
+  const rows = await q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit + 1).execute();
+  const page = toPage(rows, limit, codec, context);
+  const ids = page.items.map((r) => r.id);
+  const evaluations = ids.length ? await db.selectFrom('recruiting.evaluations').selectAll().where('interview_id', 'in', ids).execute() : [];
+  const byInterview = new Map(evaluations.map((e) => [e.interview_id, e]));
+  return { items: page.items.map((r) => toEvaluation(r, byInterview.get(r.id))), nextCursor: page.nextCursor };
 }
 
 /** What the evaluation workflow needs: the interview, its position and the answers. */
