@@ -24,5 +24,6 @@ export * from './lease.js';
 export * from './outbox-publisher.js';
 export * from './ssrf.js';
 export * from './secret-box.js';
+export * from './event-invite-urls.js';
 export * from './sync.js';
 export * from './schedules.js';

@@ -12,6 +12,10 @@ export const IntegrationsConfig = BaseConfig.extend({
   INTEGRATIONS_PORT: z.coerce.number().int().default(3103),
   HOST: z.string().default('127.0.0.1'),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
+  /** Interview events store their invite token sealed; deliveries and GET /events show `<PUBLIC_BASE_URL>/i/<token>`. */
+  PUBLIC_BASE_URL: z.url().default('http://localhost:3000'),
+  /** Opens (and re-seals at start) the invite tokens of stored interview events: recruiting's INVITE_TOKEN_KEYS. */
+  INVITE_TOKEN_KEYS: keyRingSetting('INVITE_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'aes256'),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),

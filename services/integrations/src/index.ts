@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, OutboxPublisher, pingDb, SecretBox, serveUntilSignalled, WorkflowStartRelay,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, EventInviteUrls, migrateSchema, OutboxPublisher, pingDb, SecretBox, sealEventInviteUrls, serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { migrations } from '../migrations/index.js';
@@ -31,7 +31,13 @@ const delivery = {
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
 const secrets = new SecretBox(config.WEBHOOK_SECRET_KEYS);
 const http = new WebhookHttp({ allowLoopback: delivery.allowLoopback, timeoutMs: delivery.timeoutMs, connectionsPerEndpoint: delivery.endpointConcurrency });
-const sender = new DeliverySender(secrets, http);
+// Stored interview events hold their invite token sealed; rows from before that (or under an
+// older INVITE_TOKEN_KEYS key) are sealed under the current key here (docs/operations.md).
+const inviteBox = new SecretBox(config.INVITE_TOKEN_KEYS);
+const inviteUrls = new EventInviteUrls(inviteBox, config.PUBLIC_BASE_URL);
+const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'events' }, inviteBox);
+if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of stored events under the current INVITE_TOKEN_KEYS key');
+const sender = new DeliverySender(secrets, http, inviteUrls);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const router = createIntegrationsRouter({
   db,
@@ -39,6 +45,7 @@ const router = createIntegrationsRouter({
   secrets,
   delivery,
   sender,
+  inviteUrls,
   temporal,
   logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import type { CursorCodec, Kysely, Logger, SecretBox } from '@hireloop/platform';
+import type { CursorCodec, EventInviteUrls, Kysely, Logger, SecretBox } from '@hireloop/platform';
 import {
   AtsEventAccepted, AtsEventBody, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
   JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
@@ -28,6 +28,8 @@ export interface IntegrationsDeps {
   secrets: SecretBox;
   delivery: DeliverySettings;
   sender: DeliverySender;
+  /** Renders the sealed invite URLs of stored events for GET /events. */
+  inviteUrls: EventInviteUrls;
   temporal: Client;
   logger: Logger;
   recruiting: ReturnType<typeof createRecruitingClient>;
@@ -38,7 +40,7 @@ const Published = z.object({ id: z.string(), type: EventType, createdAt: z.strin
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, sender, temporal, logger, recruiting, retention } = deps;
+  const { db, cursors, secrets, delivery, sender, inviteUrls, temporal, logger, recruiting, retention } = deps;
   /** After a commit that cancelled deliveries: their retry workflows end now. */
   const stop = (ids: string[]) => stopRetryWorkflows(temporal, ids, logger);
   const endpoint = z.object({ id: WebhookId });
@@ -95,8 +97,8 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
         .mutation(async ({ input }) => ({ queued: await db.transaction().execute((trx) => ingestEvents(trx, delivery.taskQueue, input.events)) })),
-      list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, ctx.org, input)),
-      get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, ctx.org, input.id)),
+      list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, inviteUrls, ctx.org, input)),
+      get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, inviteUrls, ctx.org, input.id)),
     }),
     tasks: router({
       createJobDescription: orgProcedure.input(CreateJobDescriptionBody).output(Task).mutation(async ({ ctx, input }) => {

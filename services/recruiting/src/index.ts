@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, ensureSchedule, SecretBox, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, ensureSchedule, SecretBox, sealEventInviteUrls, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
   serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
@@ -16,11 +16,15 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting
 const db = createDb<RecruitingDB>(pool);
 await migrateSchema(db, SCHEMA, migrations);
 
-const tokens = new InviteTokens(new SecretBox(config.INVITE_TOKEN_KEYS), config.PUBLIC_BASE_URL.replace(/\/$/, ''), config.INTERNAL_AUTH_SECRET);
+const inviteBox = new SecretBox(config.INVITE_TOKEN_KEYS);
+const tokens = new InviteTokens(inviteBox, config.PUBLIC_BASE_URL.replace(/\/$/, ''), config.INTERNAL_AUTH_SECRET);
 const backfill = await sealLegacyInviteTokens(db, tokens, logger);
 if (backfill.sealed > 0) logger.info(backfill, 'sealed the invite tokens of interviews created before tokens were random');
 const resealed = await resealInviteTokens(db, tokens);
 if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under the current INVITE_TOKEN_KEYS key');
+// Interview events in the outbox hold their invite token sealed too (rows from before that included).
+const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'outbox' }, inviteBox);
+if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of outbox events under the current INVITE_TOKEN_KEYS key');
 const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.

@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, purgeRelayedOutboxes, sql, toPage, type CursorCodec, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
+import { AppError, newId, olderThan, purgeRelayedOutboxes, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, IntegrationsDB } from '../db.js';
@@ -138,13 +138,13 @@ export async function replay(db: Kysely<IntegrationsDB>, settings: DeliverySetti
   });
 }
 
-function toEvent(r: { payload: { id: string; type: string; createdAt: string; data: unknown } }): EventEnvelope {
+function toEvent(r: { payload: { id: string; type: string; createdAt: string; data: unknown } }, inviteUrls: EventInviteUrls): EventEnvelope {
   const { id, type, createdAt, data } = r.payload;
-  return { id, type, createdAt, data: data as Record<string, unknown> };
+  return { id, type, createdAt, data: inviteUrls.render(data) as Record<string, unknown> };
 }
 
 /** GET /events: the organization's retained events, newest first; filters type, createdAfter, createdBefore. */
-export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec, organizationId: string, query: ListEventsQuery) {
+export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec, inviteUrls: EventInviteUrls, organizationId: string, query: ListEventsQuery) {
   const context = { list: 'events', organizationId, filters: { type: query.type, createdAfter: query.createdAfter, createdBefore: query.createdBefore } };
   let q = db.selectFrom('integrations.events').select(['id', 'created_at', 'payload']).where('organization_id', '=', organizationId)
     .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`);
@@ -154,14 +154,14 @@ export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec,
   if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
   const page = toPage(rows, query.limit, codec, context);
-  return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
+  return { items: page.items.map((r) => toEvent(r, inviteUrls)), nextCursor: page.nextCursor };
 }
 
-export async function getEvent(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<EventEnvelope> {
+export async function getEvent(db: Kysely<IntegrationsDB>, inviteUrls: EventInviteUrls, organizationId: string, id: string): Promise<EventEnvelope> {
   const row = await db.selectFrom('integrations.events').select('payload').where('organization_id', '=', organizationId).where('id', '=', id)
     .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No event ${id}.`);
-  return toEvent(row);
+  return toEvent(row, inviteUrls);
 }
 
 export interface RetentionSettings {

@@ -1,5 +1,5 @@
 import { Webhook as Signer } from 'standardwebhooks';
-import { enqueueWorkflowStart, newId, sql, type Kysely, type SecretBox, type Transaction } from '@hireloop/platform';
+import { enqueueWorkflowStart, newId, sql, type EventInviteUrls, type Kysely, type SecretBox, type Transaction } from '@hireloop/platform';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { retryAfterSeconds, type HttpResult, type WebhookHttp } from './webhook-http.js';
 import { retryStart, type DeliverySettings } from './delivery-start.js';
@@ -41,12 +41,13 @@ const ok = (status: number | null) => status !== null && status >= 200 && status
 /**
  * Signs and sends one delivery, per Standard Webhooks with the `standardwebhooks` library: the
  * `webhook-id` is the event id on every attempt; during a rotation's overlap the signature
- * header carries the new and the old signature (`v1,<new> v1,<old>`).
+ * header carries the new and the old signature (`v1,<new> v1,<old>`). A sealed invite URL of the
+ * stored event is rendered into the body (event-invite-urls.ts in the platform).
  */
 export class DeliverySender {
   private readonly signers = new Map<string, Signer>();
 
-  constructor(private readonly box: SecretBox, private readonly http: WebhookHttp) {}
+  constructor(private readonly box: SecretBox, private readonly http: WebhookHttp, private readonly inviteUrls: EventInviteUrls) {}
 
   private signer(sealed: string): Signer {
     let signer = this.signers.get(sealed);
@@ -60,7 +61,7 @@ export class DeliverySender {
 
   send(work: DeliveryWork): Promise<HttpResult> {
     const { id, type, createdAt, data } = work.payload;
-    const body = JSON.stringify({ id, type, createdAt, data });
+    const body = JSON.stringify({ id, type, createdAt, data: this.inviteUrls.render(data) });
     const now = new Date();
     const sealed = [work.secret_sealed];
     if (work.previous_secret_sealed && work.previous_secret_until && work.previous_secret_until > now) sealed.push(work.previous_secret_sealed);

@@ -83,7 +83,7 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
     .returningAll()
     .executeTakeFirstOrThrow();
   const interview = toInterview({ ...row, candidate_email: candidate.email, candidate_name: candidate.name }, tokens);
-  await recordEvent(trx, SCHEMA, organizationId, 'interview.scheduled', interview);
+  await recordEvent(trx, SCHEMA, organizationId, 'interview.scheduled', tokens.forEvent(interview));
   return interview;
 }
 
@@ -122,7 +122,7 @@ async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, stat
     .returningAll()
     .executeTakeFirstOrThrow();
   const interview = toInterview({ ...updated, candidate_email: row.candidate_email, candidate_name: row.candidate_name }, tokens);
-  await recordEvent(trx, SCHEMA, row.organization_id, `interview.${status === 'in_progress' ? 'started' : status}` as 'interview.started', interview);
+  await recordEvent(trx, SCHEMA, row.organization_id, `interview.${status === 'in_progress' ? 'started' : status}` as 'interview.started', tokens.forEvent(interview));
   return interview;
 }
 

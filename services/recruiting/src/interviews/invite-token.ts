@@ -1,5 +1,5 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { Kysely, Logger, SecretBox } from '@hireloop/platform';
+import { sealInviteUrl, type Kysely, type Logger, type SecretBox } from '@hireloop/platform';
 import type { RecruitingDB } from '../db.js';
 
 /**
@@ -38,6 +38,11 @@ export class InviteTokens {
 
   seal(token: string): string {
     return this.box.seal(token);
+  }
+
+  /** An interview as its events store it: the invite token sealed, not the URL (event-invite-urls.ts). */
+  forEvent<T>(interview: T): T {
+    return sealInviteUrl(interview, this.box);
   }
 
   /** The prefix of tokens sealed under the current key. */
