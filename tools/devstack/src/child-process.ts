@@ -23,12 +23,17 @@ export function startChild(options: {
    * the launcher, which stops its children in dependency order instead of all at once.
    */
   ownGroup?: boolean;
+  /** The signal `stop` sends first (SIGTERM unless the program wants another, as Postgres SIGINT). */
+  stopSignal?: NodeJS.Signals;
+  uid?: number;
+  gid?: number;
 }): ChildHandle {
   const child = spawn(options.command, options.args, {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.ownGroup ?? false,
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
   });
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', options.log);
@@ -52,7 +57,7 @@ export function startChild(options: {
     exited,
     stop: async (graceMs = 8000) => {
       if (exitedAlready) return;
-      child.kill('SIGTERM');
+      child.kill(options.stopSignal ?? 'SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bootstrapDemo } from './bootstrap.js';
 import { step, warn } from './log.js';
@@ -7,6 +7,7 @@ import { DATA_DIR, ROOT } from './paths.js';
 import { localSecrets } from './secrets.js';
 import { onStopSignal } from './signals.js';
 import { startStack, type Stack } from './stack.js';
+import { printTapSummary } from './tap-summary.js';
 
 /**
  * `npm test` after lint and typecheck: starts one real stack (embedded Postgres on a free port,
@@ -14,11 +15,14 @@ import { startStack, type Stack } from './stack.js';
  * of the workspaces with node's test runner against it, then stops it.
  */
 const TEST_ROOTS = ['packages', 'tools', 'services', 'gateway', 'workflows'];
+/** Suites that start their own processes from the runtime tree, with their own runner (tools/topology/src/run-tests.ts). */
+const OWN_RUNNER = [join(ROOT, 'tools/topology/test'), join(ROOT, 'tools/faults/test')];
 
 function findTests(dir: string, found: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
     const path = join(dir, name);
+    if (OWN_RUNNER.includes(path)) continue;
     if (statSync(path).isDirectory()) findTests(path, found);
     else if (name.endsWith('.test.ts')) found.push(path);
   }
@@ -80,12 +84,7 @@ try {
   await stack?.stop();
   logStream.end();
 }
-// One plain closing line, whatever the reporter printed above.
-if (existsSync(tapFile)) {
-  const tap = readFileSync(tapFile, 'utf8');
-  const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-  process.stdout.write(`\ntests: ${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped')} skipped\n`);
-}
+printTapSummary(tapFile);
 if (exitCode === 0) rmSync(dataDir, { recursive: true, force: true });
 else process.stdout.write(`stack output kept in ${relative(ROOT, logFile)}\n`);
 process.exit(exitCode);
