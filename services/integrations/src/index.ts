@@ -12,6 +12,7 @@ import { Dispatcher } from './deliveries/dispatcher.js';
 import { WebhookHttp } from './deliveries/webhook-http.js';
 import { ensurePurgeSchedule } from './deliveries/purge-schedule.js';
 import { createIntegrationsRouter } from './router.js';
+import { resealWebhookSecrets } from './webhooks/secret-reseal.js';
 
 const config = loadIntegrationsConfig();
 const logger = createLogger('integrations', config.LOG_LEVEL);
@@ -30,6 +31,8 @@ const delivery = {
 };
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
 const secrets = new SecretBox(config.WEBHOOK_SECRET_KEYS);
+const resealed = await resealWebhookSecrets(db, secrets);
+if (resealed > 0) logger.info({ webhooks: resealed }, 'sealed webhook secrets again under the current WEBHOOK_SECRET_KEYS key');
 const http = new WebhookHttp({ allowLoopback: delivery.allowLoopback, timeoutMs: delivery.timeoutMs, connectionsPerEndpoint: delivery.endpointConcurrency });
 // Stored interview events hold their invite token sealed; rows from before that (or under an
 // older INVITE_TOKEN_KEYS key) are sealed under the current key here (docs/operations.md).
