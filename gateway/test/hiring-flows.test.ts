@@ -2,10 +2,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { call, newOrganizationWithKey, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { FlowInput } from '@hireloop/contracts';
 import { assertError, assertValidation, nextPath, unique } from './api-assertions.js';
+import { startReceiver } from './webhook-receiver.js';
 
 // PRODUCT.md §7 Hiring flow: flows are made in the console (the recruiting service's tRPC router);
 // the API lists and reads them and enrolls candidates. Every test makes its own organization.
@@ -44,6 +45,13 @@ const SCREEN_FLOW: FlowInput = {
     { name: 'Offer', kind: 'offer' },
   ],
 };
+
+let db: pg.Client;
+before(async () => {
+  db = new pg.Client({ connectionString: testEnv().databaseUrl });
+  await db.connect();
+});
+after(() => db.end());
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -156,13 +164,6 @@ describe('creating a flow in the console (recruiting router)', () => {
 });
 
 describe('POST /api/v1/hiring-flows/{id}/candidates', () => {
-  let db: pg.Client;
-  before(async () => {
-    db = new pg.Client({ connectionString: testEnv().databaseUrl });
-    await db.connect();
-  });
-  after(() => db.end());
-
   const enrollmentCount = async (flowId: string) => Number((await db.query('select count(*)::int as n from recruiting.enrollments where flow_id = $1', [flowId])).rows[0].n);
 
   it('201 with an enrollment in the first stage for {candidateId}; no interview for a screen stage', async () => {
@@ -173,7 +174,7 @@ describe('POST /api/v1/hiring-flows/{id}/candidates', () => {
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(Object.keys(res.body), ['data']);
     const e = res.body.data;
-    assert.deepEqual(Object.keys(e).sort(), ['candidateId', 'enrolledAt', 'flowId', 'id', 'interviewId', 'stageId', 'status']);
+    assert.deepEqual(Object.keys(e).sort(), ['candidateId', 'enrolledAt', 'flowId', 'id', 'interviewId', 'movedAt', 'stageId', 'status']);
     assert.match(e.id, /^enr_[0-9A-Za-z]{10,40}$/);
     assert.equal(e.flowId, flow.id);
     assert.equal(e.candidateId, candidate.id);
@@ -181,6 +182,7 @@ describe('POST /api/v1/hiring-flows/{id}/candidates', () => {
     assert.equal(e.status, 'active');
     assert.equal(e.interviewId, null);
     assert.match(e.enrolledAt, ISO_UTC);
+    assert.equal(e.movedAt, e.enrolledAt, 'not moved yet');
     assert.ok(Math.abs(Date.parse(e.enrolledAt) - Date.now()) < 60_000);
   });
 
@@ -343,5 +345,246 @@ describe('POST /api/v1/hiring-flows/{id}/candidates', () => {
     assert.equal(await enrollmentCount(flow.id), 0);
     const events = await db.query(`select 1 from recruiting.outbox where organization_id = $1 and type = 'hiring_flow.candidate_enrolled'`, [org.organization.id]);
     assert.equal(events.rowCount, 0);
+  });
+});
+
+const pipeline = (key: string, flowId: string, query = '') => call('GET', `/api/v1/hiring-flows/${flowId}/candidates${query}`, { key });
+const move = (key: string, flowId: string, enrollmentId: string, body: unknown) => call('PATCH', `/api/v1/hiring-flows/${flowId}/candidates/${enrollmentId}`, { key, body });
+
+/** A flow of SCREEN_FLOW's three stages with `n` candidates enrolled, oldest first. */
+async function enrolledFlow(org: Org, n: number) {
+  const flow = await createFlow(org.organization.id, SCREEN_FLOW);
+  const enrollments: Record<string, any>[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await enroll(org.key, flow.id, { candidateId: (await createCandidate(org.key)).id });
+    assert.equal(res.status, 201, res.text);
+    enrollments.push(res.body.data);
+    await sleep(3);
+  }
+  return { flow, enrollments };
+}
+
+describe('GET /api/v1/hiring-flows/{id}/candidates', () => {
+  it('lists the flow\'s enrollments newest first, as the enrollment resource', async () => {
+    const org = await newOrg();
+    const { flow, enrollments } = await enrolledFlow(org, 3);
+    const other = await createFlow(org.organization.id, { ...SCREEN_FLOW, name: 'Other' });
+    assert.equal((await enroll(org.key, other.id, { candidateId: enrollments[0]!.candidateId })).status, 201);
+    const res = await pipeline(org.key, flow.id);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body), ['data']);
+    assert.deepEqual(res.body.data, [...enrollments].reverse(), 'exactly the enrollments as POST returned them, not the other flow\'s');
+  });
+
+  it('filters by stageId and by status', async () => {
+    const org = await newOrg();
+    const { flow, enrollments } = await enrolledFlow(org, 3);
+    const [a, b, c] = enrollments as [Record<string, any>, Record<string, any>, Record<string, any>];
+    assert.equal((await move(org.key, flow.id, a.id, { stageId: flow.stages[1]!.id })).status, 200);
+    assert.equal((await move(org.key, flow.id, b.id, { status: 'withdrawn' })).status, 200);
+    const ids = async (query: string) => {
+      const res = await pipeline(org.key, flow.id, query);
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.map((e: { id: string }) => e.id);
+    };
+    assert.deepEqual(await ids(`?stageId=${flow.stages[1]!.id}`), [a.id]);
+    assert.deepEqual(await ids(`?stageId=${flow.stages[0]!.id}`), [c.id, b.id]);
+    assert.deepEqual(await ids(`?stageId=${flow.stages[0]!.id}&status=active`), [c.id]);
+    assert.deepEqual(await ids('?status=withdrawn'), [b.id]);
+    assert.deepEqual(await ids('?status=completed'), []);
+  });
+
+  it('pages with limit=1 following Link rel="next", keeping the filters, with no Link on the last page', async () => {
+    const org = await newOrg();
+    const { flow, enrollments } = await enrolledFlow(org, 3);
+    const seen: string[] = [];
+    let path: string | null = `/api/v1/hiring-flows/${flow.id}/candidates?limit=1&status=active`;
+    while (path) {
+      const res: ApiResponse<any> = await call('GET', path, { key: org.key });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, 1);
+      seen.push(res.body.data[0].id);
+      path = nextPath(res);
+      if (path) assert.match(path, new RegExp(`^/api/v1/hiring-flows/${flow.id}/candidates\\?.*status=active`));
+      assert.ok(seen.length <= 3, 'at most three pages');
+    }
+    assert.deepEqual(seen, enrollments.map((e) => e.id).reverse());
+  });
+
+  it('404 not_found for an unknown flow and for another organization\'s flow', async () => {
+    const a = await newOrg();
+    const b = await newOrg();
+    const { flow } = await enrolledFlow(a, 1);
+    assertError(await pipeline(b.key, flow.id), 404, 'not_found');
+    assertError(await pipeline(a.key, `flow_${'0'.repeat(23)}`), 404, 'not_found');
+  });
+
+  it('422 for an unknown query parameter, an unknown status, a malformed stageId, and a cursor with other filters or another flow', async () => {
+    const org = await newOrg();
+    const { flow } = await enrolledFlow(org, 2);
+    assertValidation(await pipeline(org.key, flow.id, '?candidateId=cand_1'), 'candidateId');
+    assertValidation(await pipeline(org.key, flow.id, '?status=hired'), 'status');
+    assertValidation(await pipeline(org.key, flow.id, '?stageId=nope'), 'stageId');
+    const next = nextPath(await pipeline(org.key, flow.id, '?limit=1'));
+    assert.ok(next);
+    const cursor = new URL(next, 'http://x').searchParams.get('cursor')!;
+    assert.equal((await pipeline(org.key, flow.id, `?limit=1&cursor=${encodeURIComponent(cursor)}`)).status, 200);
+    assertValidation(await pipeline(org.key, flow.id, `?limit=1&status=active&cursor=${encodeURIComponent(cursor)}`), 'cursor');
+    const other = await createFlow(org.organization.id, SCREEN_FLOW);
+    assertValidation(await pipeline(org.key, other.id, `?limit=1&cursor=${encodeURIComponent(cursor)}`), 'cursor');
+  });
+});
+
+describe('PATCH /api/v1/hiring-flows/{id}/candidates/{enrollmentId}', () => {
+  const movedEvents = async (orgId: string, enrollmentId: string) =>
+    (await db.query(`select payload from recruiting.outbox where organization_id = $1 and type = 'hiring_flow.candidate_moved' and payload->'data'->>'id' = $2 order by created_at, id`, [orgId, enrollmentId]))
+      .rows.map((r) => r.payload);
+
+  it('{stageId} moves the candidate, forwards or back, each move with a hiring_flow.candidate_moved event', async () => {
+    const org = await newOrg();
+    const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
+    await sleep(3);
+    const forward = await move(org.key, flow.id, e!.id, { stageId: flow.stages[2]!.id });
+    assert.equal(forward.status, 200, forward.text);
+    assert.deepEqual(Object.keys(forward.body), ['data']);
+    assert.deepEqual(forward.body.data, { ...e, stageId: flow.stages[2]!.id, movedAt: forward.body.data.movedAt });
+    assert.ok(Date.parse(forward.body.data.movedAt) > Date.parse(e!.enrolledAt), 'movedAt advances');
+    const back = await move(org.key, flow.id, e!.id, { stageId: flow.stages[1]!.id });
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.data.stageId, flow.stages[1]!.id);
+    const events = await movedEvents(org.organization.id, e!.id);
+    assert.deepEqual(events.map((ev) => ev.data), [forward.body.data, back.body.data]);
+    for (const ev of events) assert.match(ev.id, /^evt_/);
+    assert.deepEqual((await pipeline(org.key, flow.id)).body.data, [back.body.data]);
+  });
+
+  it('{status: withdrawn | completed} ends the enrollment; an ended one is 409 enrollment_ended, and asking again for its status answers it unchanged', async () => {
+    const org = await newOrg();
+    const { flow, enrollments: [w, c] } = await enrolledFlow(org, 2);
+    const withdrawn = await move(org.key, flow.id, w!.id, { status: 'withdrawn' });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.equal(withdrawn.body.data.status, 'withdrawn');
+    assert.equal(withdrawn.body.data.stageId, w!.stageId, 'stays in its stage');
+    const completed = await move(org.key, flow.id, c!.id, { status: 'completed' });
+    assert.equal(completed.body.data.status, 'completed');
+    assertError(await move(org.key, flow.id, w!.id, { stageId: flow.stages[1]!.id }), 409, 'enrollment_ended');
+    assertError(await move(org.key, flow.id, w!.id, { stageId: flow.stages[0]!.id }), 409, 'enrollment_ended');
+    assertError(await move(org.key, flow.id, w!.id, { status: 'completed' }), 409, 'enrollment_ended');
+    assertError(await move(org.key, flow.id, c!.id, { status: 'withdrawn' }), 409, 'enrollment_ended');
+    const again = await move(org.key, flow.id, w!.id, { status: 'withdrawn' });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body.data, withdrawn.body.data);
+    assert.equal((await movedEvents(org.organization.id, w!.id)).length, 1, 'one event: the repeat changed nothing');
+    assert.equal((await movedEvents(org.organization.id, c!.id)).length, 1);
+  });
+
+  it('a move to the stage the candidate is in answers 200 unchanged and emits nothing', async () => {
+    const org = await newOrg();
+    const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
+    const res = await move(org.key, flow.id, e!.id, { stageId: e!.stageId });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.data, e);
+    assert.deepEqual(await movedEvents(org.organization.id, e!.id), []);
+  });
+
+  it('concurrent ends of one enrollment: one 200, the other 409 enrollment_ended, one event', async () => {
+    const org = await newOrg();
+    const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
+    const answers = await Promise.all([move(org.key, flow.id, e!.id, { status: 'withdrawn' }), move(org.key, flow.id, e!.id, { status: 'completed' })]);
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409], answers.map((r) => r.text).join('\n'));
+    const winner = answers.find((r) => r.status === 200)!;
+    assertError(answers.find((r) => r.status === 409)!, 409, 'enrollment_ended');
+    assert.deepEqual((await movedEvents(org.organization.id, e!.id)).map((ev) => ev.data), [winner.body.data]);
+  });
+
+  it('422 for a stage of another flow, for both or neither of stageId and status, for status active and for unknown fields; nothing moves', async () => {
+    const org = await newOrg();
+    const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
+    const other = await createFlow(org.organization.id, SCREEN_FLOW);
+    assertValidation(await move(org.key, flow.id, e!.id, { stageId: other.stages[1]!.id }), 'stageId');
+    assertValidation(await move(org.key, flow.id, e!.id, { stageId: `stage_${'0'.repeat(23)}` }), 'stageId');
+    assertValidation(await move(org.key, flow.id, e!.id, { stageId: flow.stages[1]!.id, status: 'completed' }));
+    assertValidation(await move(org.key, flow.id, e!.id, {}));
+    assertValidation(await move(org.key, flow.id, e!.id, { status: 'active' }), 'status');
+    assertValidation(await move(org.key, flow.id, e!.id, { stageId: 'nope' }), 'stageId');
+    assertValidation(await move(org.key, flow.id, e!.id, { stageId: flow.stages[1]!.id, candidateId: e!.candidateId }), 'candidateId');
+    assertValidation(await move(org.key, flow.id, 'enr_!', { status: 'completed' }), 'enrollmentId');
+    assert.deepEqual((await pipeline(org.key, flow.id)).body.data, [e]);
+    assert.deepEqual(await movedEvents(org.organization.id, e!.id), []);
+  });
+
+  it('404 not_found for an unknown enrollment, one of another flow, and another organization\'s', async () => {
+    const a = await newOrg();
+    const b = await newOrg();
+    const { flow, enrollments: [e] } = await enrolledFlow(a, 1);
+    const other = await enrolledFlow(a, 1);
+    assertError(await move(a.key, flow.id, `enr_${'0'.repeat(23)}`, { status: 'completed' }), 404, 'not_found');
+    assertError(await move(a.key, flow.id, other.enrollments[0]!.id, { status: 'completed' }), 404, 'not_found');
+    assertError(await move(a.key, other.flow.id, e!.id, { status: 'completed' }), 404, 'not_found');
+    assertError(await move(b.key, flow.id, e!.id, { status: 'completed' }), 404, 'not_found');
+    assertError(await move(a.key, `flow_${'0'.repeat(23)}`, e!.id, { status: 'completed' }), 404, 'not_found');
+    assert.deepEqual((await pipeline(a.key, flow.id)).body.data, [e]);
+  });
+
+  it('entering an ai_interview stage schedules an interview, keeps it while it is open, and schedules a new one after it was cancelled', async () => {
+    const org = await newOrg();
+    const position = await createPosition(org.key, { title: 'Data Engineer' });
+    const flow = await createFlow(org.organization.id, {
+      name: 'Screen then AI', positionId: position.id,
+      stages: [{ name: 'Screen', kind: 'screen' }, { name: 'AI interview', kind: 'ai_interview' }, { name: 'Review', kind: 'review' }],
+    });
+    const candidate = await createCandidate(org.key);
+    const e = (await enroll(org.key, flow.id, { candidateId: candidate.id })).body.data;
+    assert.equal(e.interviewId, null);
+    const entered = await move(org.key, flow.id, e.id, { stageId: flow.stages[1]!.id });
+    assert.equal(entered.status, 200, entered.text);
+    const first = entered.body.data.interviewId;
+    assert.match(first, /^int_/);
+    const interview = await call('GET', `/api/v1/interviews/${first}`, { key: org.key });
+    assert.equal(interview.body.data.status, 'scheduled');
+    assert.equal(interview.body.data.candidate.id, candidate.id);
+    assert.equal(interview.body.data.positionId, position.id);
+    assert.equal((await move(org.key, flow.id, e.id, { stageId: flow.stages[2]!.id })).body.data.interviewId, first, 'leaving the stage keeps the interview');
+    assert.equal((await move(org.key, flow.id, e.id, { stageId: flow.stages[1]!.id })).body.data.interviewId, first, 'no second invite while the first is open');
+    assert.equal((await call('DELETE', `/api/v1/interviews/${first}`, { key: org.key })).status, 200);
+    await move(org.key, flow.id, e.id, { stageId: flow.stages[0]!.id });
+    const again = await move(org.key, flow.id, e.id, { stageId: flow.stages[1]!.id });
+    assert.match(again.body.data.interviewId, /^int_/);
+    assert.notEqual(again.body.data.interviewId, first, 'a new interview once the first was cancelled');
+    const interviews = await call('GET', `/api/v1/interviews?candidateId=${candidate.id}`, { key: org.key });
+    assert.equal(interviews.body.data.length, 2);
+  });
+
+  it('is atomic: entering an ai_interview stage of a closed position is 409 position_closed, and nothing moves', async () => {
+    const org = await newOrg();
+    const position = await createPosition(org.key, { title: 'Closed later' });
+    const flow = await createFlow(org.organization.id, { name: 'AI second', positionId: position.id, stages: [{ name: 'Screen', kind: 'screen' }, { name: 'AI', kind: 'ai_interview' }] });
+    const e = (await enroll(org.key, flow.id, { candidateId: (await createCandidate(org.key)).id })).body.data;
+    assert.equal((await call('PATCH', `/api/v1/positions/${position.id}`, { key: org.key, body: { status: 'closed' } })).status, 200);
+    assertError(await move(org.key, flow.id, e.id, { stageId: flow.stages[1]!.id }), 409, 'position_closed');
+    assert.deepEqual((await pipeline(org.key, flow.id)).body.data, [e]);
+    assert.deepEqual(await movedEvents(org.organization.id, e.id), []);
+    assert.deepEqual((await call('GET', '/api/v1/interviews', { key: org.key })).body.data, []);
+  });
+
+  it('hiring_flow.candidate_moved reaches a subscribed webhook and GET /events, with the enrollment as it is after the move', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: receiver.url, events: ['hiring_flow.candidate_moved'] } });
+      assert.equal(hook.status, 201, hook.text);
+      const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
+      const moved = (await move(org.key, flow.id, e!.id, { stageId: flow.stages[1]!.id })).body.data;
+      const ended = (await move(org.key, flow.id, e!.id, { status: 'completed' })).body.data;
+      const received = await eventually(async () => receiver.of('hiring_flow.candidate_moved'), (r) => r.length >= 2, 30_000);
+      assert.deepEqual(received.map((r) => r.event.data).sort((x, y) => x.movedAt.localeCompare(y.movedAt)), [moved, ended]);
+      assert.deepEqual(receiver.of('hiring_flow.candidate_enrolled'), [], 'the filter holds');
+      for (const r of received) assert.equal(r.headers['webhook-id'], r.event.id);
+      const events = await call('GET', '/api/v1/events?type=hiring_flow.candidate_moved', { key: org.key });
+      assert.equal(events.status, 200, events.text);
+      assert.deepEqual(events.body.data.map((ev: { id: string }) => ev.id).sort(), received.map((r) => r.event.id).sort());
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -1,4 +1,7 @@
-import { CandidateId, Email, EnrollBody, Enrollment, envelope, listEnvelope, FlowId, HiringFlow, ListFlowsQuery, Name } from '@hireloop/contracts';
+import {
+  CandidateId, Email, EnrollBody, Enrollment, EnrollmentId, envelope, EXACTLY_ONE_MOVE, exactlyOneMove, listEnvelope, FlowId, HiringFlow, ListEnrollmentsQuery, ListFlowsQuery,
+  MoveEnrollmentFields, Name,
+} from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -47,4 +50,37 @@ export const enrollCandidate = apiProcedure
     const body = EnrollBody.parse(rest);
     const enrollment = await ctx.recruiting.flows.enroll.mutate({ flowId: id, body });
     return { data: enrollment };
+  });
+
+export const listFlowCandidates = apiProcedure
+  .meta({
+    scope: 'read',
+    openapi: {
+      method: 'GET', path: '/hiring-flows/{id}/candidates', tags, summary: 'List a flow\'s enrollments (the pipeline)', errorResponses: [404],
+      description: 'Newest enrollment first. Filters: `stageId`, `status` (`active`, `completed`, `withdrawn`). The next page is in `Link: rel="next"`. An unknown flow is 404.',
+    },
+  })
+  .input(ListEnrollmentsQuery.extend({ id: FlowId }).strict())
+  .output(listEnvelope(Enrollment))
+  .query(async ({ ctx, input }) => {
+    const { id, ...query } = input;
+    const page = await ctx.recruiting.flows.enrollments.query({ flowId: id, query });
+    linkNextPage(ctx, page.nextCursor);
+    // The service's cards also carry the candidate for the console; the API's resource is the enrollment.
+    return { data: page.items.map((card) => Enrollment.parse(card)) };
+  });
+
+export const moveFlowCandidate = apiProcedure
+  .meta({
+    scope: 'write',
+    openapi: {
+      method: 'PATCH', path: '/hiring-flows/{id}/candidates/{enrollmentId}', tags, summary: 'Move a candidate to a stage, or end the enrollment', errorResponses: [404, 409],
+      description: 'Body: `{"stageId": "stage_…"}` moves the candidate to that stage of the flow (any stage, forwards or back; 422 for a stage the flow does not have); `{"status": "completed" | "withdrawn"}` ends the enrollment. Give exactly one. Entering an `ai_interview` stage schedules an interview for the flow\'s position unless the enrollment\'s interview is still open. An ended enrollment is 409 `enrollment_ended`; asking for the stage or status it already has returns it unchanged. Emits `hiring_flow.candidate_moved` when something changed.',
+    },
+  })
+  .input(MoveEnrollmentFields.extend({ id: FlowId, enrollmentId: EnrollmentId }).strict().refine(exactlyOneMove, EXACTLY_ONE_MOVE))
+  .output(envelope(Enrollment))
+  .mutation(async ({ ctx, input }) => {
+    const { id, enrollmentId, ...move } = input;
+    return { data: await ctx.recruiting.flows.move.mutate({ flowId: id, enrollmentId, move }) };
   });

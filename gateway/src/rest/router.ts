@@ -4,7 +4,7 @@ import { me } from './me.js';
 import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
 import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
 import { cancelInterview, getEvaluation, getInterview, listInterviews, reviewEvaluation, scheduleInterview } from './interviews.js';
-import { enrollCandidate, getHiringFlow, listHiringFlows } from './hiring-flows.js';
+import { enrollCandidate, getHiringFlow, listFlowCandidates, listHiringFlows, moveFlowCandidate } from './hiring-flows.js';
 import {
   createWebhook, deleteWebhook, getWebhook, listDeliveryAttempts, listWebhookDeliveries, listWebhooks, replayWebhook, retryWebhookDelivery, rotateWebhookSecret, testWebhook,
   updateWebhook,
@@ -33,6 +33,8 @@ export const restRouter = router({
   listHiringFlows,
   getHiringFlow,
   enrollCandidate,
+  listFlowCandidates,
+  moveFlowCandidate,
   createWebhook,
   listWebhooks,
   getWebhook,

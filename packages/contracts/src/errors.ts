@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   interview_not_cancellable: 409,
   already_enrolled: 409,
+  enrollment_ended: 409,
   candidate_exists: 409,
   external_id_exists: 409,
   position_closed: 409,

@@ -17,6 +17,7 @@ export const EventType = z.enum([
   'evaluation.failed',
   'evaluation.reviewed',
   'hiring_flow.candidate_enrolled',
+  'hiring_flow.candidate_moved',
   'task.succeeded',
   'task.failed',
   'ats_event.processed',

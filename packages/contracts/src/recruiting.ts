@@ -176,12 +176,15 @@ export const InterviewConsent = z
   })
   .meta({ id: 'InterviewConsent' });
 
+/** Who an interview or an enrollment card is about. */
+export const CandidateSummary = z.object({ id: CandidateId, email: Email, name: Name });
+
 export const Interview = z
   .object({
     id: InterviewId,
     title: Name,
     status: InterviewStatus,
-    candidate: z.object({ id: CandidateId, email: Email, name: Name }),
+    candidate: CandidateSummary,
     positionId: PositionId,
     duration: Duration.describe('Length in whole minutes'),
     inviteUrl: z.url().max(2048).describe('The page where the candidate takes the interview; send it to the candidate'),
@@ -320,19 +323,55 @@ export type FlowInput = z.infer<typeof FlowInput>;
 
 export const ListFlowsQuery = ListQuery.extend({}).strict();
 
+export const EnrollmentId = prefixedId(ID_PREFIXES.enrollment);
 export const EnrollmentStatus = z.enum(['active', 'completed', 'withdrawn']);
+export type EnrollmentStatus = z.infer<typeof EnrollmentStatus>;
 export const Enrollment = z
   .object({
-    id: prefixedId(ID_PREFIXES.enrollment),
+    id: EnrollmentId,
     flowId: FlowId,
     candidateId: CandidateId,
     stageId: StageId,
     status: EnrollmentStatus,
-    interviewId: InterviewId.nullable().describe('The AI interview scheduled when the stage is an ai_interview stage'),
+    interviewId: InterviewId.nullable().describe('The AI interview scheduled when the candidate last entered an ai_interview stage'),
     enrolledAt: Timestamp,
+    movedAt: Timestamp.describe('When the candidate last changed stage or the enrollment ended; `enrolledAt` until then'),
   })
   .meta({ id: 'Enrollment' });
 export type Enrollment = z.infer<typeof Enrollment>;
+
+/** An enrollment on the console's pipeline board: the card shows who it is. */
+export const EnrollmentCard = Enrollment.extend({ candidate: CandidateSummary });
+export type EnrollmentCard = z.infer<typeof EnrollmentCard>;
+
+/** GET /hiring-flows/{id}/candidates (PRODUCT.md §7 "The pipeline"): newest enrollment first. */
+export const ListEnrollmentsQuery = ListQuery.extend({
+  stageId: StageId.optional().describe('Only enrollments in this stage'),
+  status: EnrollmentStatus.optional(),
+}).strict();
+export type ListEnrollmentsQuery = z.infer<typeof ListEnrollmentsQuery>;
+
+/** How an enrollment ends: it cannot be made `active` again. */
+export const EnrollmentEnd = z.enum(['completed', 'withdrawn']);
+
+/**
+ * The fields of PATCH /hiring-flows/{id}/candidates/{enrollmentId}, before the rule that exactly
+ * one is given (`exactlyOneMove`); the gateway adds its path parameters to these.
+ */
+export const MoveEnrollmentFields = z.object({
+  stageId: StageId.optional().describe('Move the candidate to this stage of the flow'),
+  status: EnrollmentEnd.optional().describe('End the enrollment: `completed` or `withdrawn`'),
+});
+
+export function exactlyOneMove(body: { stageId?: string | undefined; status?: string | undefined }): boolean {
+  return (body.stageId === undefined) !== (body.status === undefined);
+}
+export const EXACTLY_ONE_MOVE = { message: 'give exactly one of stageId and status', path: ['stageId'] };
+
+export const MoveEnrollmentBody = MoveEnrollmentFields.strict()
+  .refine(exactlyOneMove, EXACTLY_ONE_MOVE)
+  .meta({ id: 'MoveEnrollmentBody', description: 'Either `stageId` (move to that stage) or `status` (end the enrollment)' });
+export type MoveEnrollmentBody = z.infer<typeof MoveEnrollmentBody>;
 
 export const EnrollBody = z
   .union([

@@ -105,10 +105,11 @@ export function toPage<Row extends { created_at: Date; id: string }>(
 /**
  * The keyset condition "strictly after this position" in newest-first order, as one row
  * comparison so Postgres can walk a (organization_id, created_at desc, id desc) index.
- * Timestamps are stored at millisecond precision so a position round-trips exactly.
+ * Timestamps are stored at millisecond precision so a position round-trips exactly. A list
+ * ordered by another time column (enrollments: `enrolled_at`) names it.
  */
-export function olderThan(position: KeysetPosition, table?: string) {
-  const created = table ? sql.ref(`${table}.created_at`) : sql.ref('created_at');
+export function olderThan(position: KeysetPosition, table?: string, column = 'created_at') {
+  const created = table ? sql.ref(`${table}.${column}`) : sql.ref(column);
   const id = table ? sql.ref(`${table}.id`) : sql.ref('id');
   return sql<boolean>`(${created}, ${id}) < (${position.createdAt}, ${position.id})`;
 }

@@ -107,6 +107,7 @@ export interface EnrollmentsTable {
   status: 'active' | 'completed' | 'withdrawn';
   interview_id: string | null;
   enrolled_at: Timestamp;
+  moved_at: Timestamp;
 }
 
 export interface AtsStageMappingsTable {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
-  AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, Evaluation,
-  EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEvaluationsQuery, ListFlowsQuery, ListInterviewsQuery,
-  ListPositionsQuery, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
+  AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
+  Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
+  ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
 import { SCHEMA, type RecruitingDB } from './db.js';
@@ -14,7 +14,8 @@ import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
 import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, reviewEvaluation } from './evaluations/evaluations.queries.js';
-import { createFlow, enroll, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
+import { createFlow, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
+import { enroll, listEnrollments, moveEnrollment } from './flows/enrollments.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
 
@@ -103,6 +104,15 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(z.object({ flowId: FlowId, body: EnrollBody }))
         .output(Enrollment)
         .mutation(({ ctx, input }) => enroll(db, tokens, ctx.org, input.flowId, input.body)),
+      /** The pipeline board: a flow's enrollments with their candidates, newest first. */
+      enrollments: orgProcedure
+        .input(z.object({ flowId: FlowId, query: ListEnrollmentsQuery }))
+        .output(pageOf(EnrollmentCard))
+        .query(({ ctx, input }) => listEnrollments(db, cursors, ctx.org, input.flowId, input.query)),
+      move: orgProcedure
+        .input(z.object({ flowId: FlowId, enrollmentId: EnrollmentId, move: MoveEnrollmentBody }))
+        .output(Enrollment)
+        .mutation(({ ctx, input }) => moveEnrollment(db, tokens, ctx.org, input.flowId, input.enrollmentId, input.move)),
       seedDemo: systemProcedure
         .input(z.object({ organizationId: OrganizationId }))
         .output(z.object({ created: z.boolean() }))

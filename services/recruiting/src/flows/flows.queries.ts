@@ -1,10 +1,7 @@
-import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type EnrollBody, type Enrollment, type FlowInput, type HiringFlow } from '@hireloop/contracts';
-import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
-import { findOrCreateCandidate, getCandidate } from '../candidates/candidates.queries.js';
+import { AppError, newId, olderThan, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ID_PREFIXES, type FlowInput, type HiringFlow } from '@hireloop/contracts';
+import type { Db, RecruitingDB } from '../db.js';
 import { getPositionRow } from '../positions/positions.queries.js';
-import { insertInterview } from '../interviews/interviews.queries.js';
-import type { InviteTokens } from '../interviews/invite-token.js';
 
 async function withStages(db: Db, flows: { id: string; name: string; description: string | null; position_id: string | null; created_at: Date; updated_at: Date }[]): Promise<HiringFlow[]> {
   if (flows.length === 0) return [];
@@ -83,48 +80,5 @@ export function updateFlow(db: Kysely<RecruitingDB>, organizationId: string, id:
       .where('id', '=', id)
       .execute();
     return getFlow(trx, organizationId, id);
-  });
-}
-
-/**
- * Enrolls a candidate (by id, or found or created by e-mail) into the flow's first stage.
- * Twice is 409 already_enrolled. Entering an ai_interview stage schedules the interview in the
- * same transaction.
- */
-export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody): Promise<Enrollment> {
-  return db.transaction().execute(async (trx) => {
-    const flow = await getFlow(trx, organizationId, flowId);
-    const candidate = 'candidateId' in body ? await getCandidate(trx, organizationId, body.candidateId) : await findOrCreateCandidate(trx, organizationId, body.candidate);
-    const stage = flow.stages[0]!;
-    const now = new Date();
-    const inserted = await trx
-      .insertInto('recruiting.enrollments')
-      .values({ id: newId(ID_PREFIXES.enrollment, now.getTime()), organization_id: organizationId, flow_id: flow.id, candidate_id: candidate.id, stage_id: stage.id, status: 'active', enrolled_at: now })
-      .onConflict((oc) => oc.columns(['flow_id', 'candidate_id']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (!inserted) throw new AppError('already_enrolled', `Candidate ${candidate.id} is already enrolled in ${flow.id}.`);
-    let interviewId: string | null = null;
-    if (stage.kind === 'ai_interview' && flow.positionId) {
-      const interview = await insertInterview(trx, tokens, organizationId, {
-        candidate: { email: candidate.email },
-        positionId: flow.positionId,
-        duration: 30,
-        expiresInDays: 14,
-      });
-      interviewId = interview.id;
-      await trx.updateTable('recruiting.enrollments').set({ interview_id: interviewId }).where('id', '=', inserted.id).execute();
-    }
-    const enrollment: Enrollment = {
-      id: inserted.id,
-      flowId: flow.id,
-      candidateId: candidate.id,
-      stageId: stage.id,
-      status: 'active',
-      interviewId,
-      enrolledAt: now.toISOString(),
-    };
-    await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
-    return enrollment;
   });
 }

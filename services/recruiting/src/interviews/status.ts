@@ -14,6 +14,11 @@ export function effectiveStatus(row: Pick<InterviewsTable, 'status' | 'expires_a
   return row.status;
 }
 
+/** Whether the interview can still be taken: scheduled or in progress, and not past its expiry. */
+export function isOpen(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now = new Date()): boolean {
+  return OPEN.includes(effectiveStatus(row, now));
+}
+
 /**
  * The `status=` list filter in SQL, on the same rule (PRODUCT.md §7: the status the client sees):
  * an overdue open interview is `expired` at once, and no longer `scheduled`/`in_progress`.
