@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createDb, createLogger, createPool, migrateSchema, pingDb, SecretBox, serveUntilSignalled } from '@hireloop/platform';
+import { createDb, createLogger, createPool, databaseTimeouts, migrateDatabase, pingDb, SecretBox, serveUntilSignalled } from '@hireloop/platform';
 import { sealStoredResponses } from './api/idempotency.js';
 import { migrations } from '../migrations/index.js';
 import { createGatewayApp } from './app.js';
@@ -9,9 +9,9 @@ import { createServiceClients } from './services.js';
 
 const config = loadGatewayConfig();
 const logger = createLogger('gateway', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', max: 20 });
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', max: 20, timeouts: databaseTimeouts(config) });
 const db = createDb<GatewayDB>(pool);
-await migrateSchema(db, 'gateway', migrations);
+await migrateDatabase(config.DATABASE_URL, 'gateway', migrations, databaseTimeouts(config));
 const storedResponses = new SecretBox(config.STORED_RESPONSE_KEYS);
 const sealed = await sealStoredResponses(db, storedResponses);
 if (sealed > 0) logger.info({ sealed }, 'sealed idempotent responses stored in clear');

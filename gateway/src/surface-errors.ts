@@ -1,13 +1,15 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, type Logger } from '@hireloop/platform';
+import { AppError, databaseUnavailable, isTransientDatabaseError, type Logger } from '@hireloop/platform';
 import { internalError, sendError } from './api/errors.js';
 
 /**
- * The AppError for something a library threw at a request: Express's URIError for a path that
+ * The AppError for something a library threw at a request: a transient database failure, Express's URIError for a path that
  * does not percent-decode, a body parser's http-errors (4xx with `status`). Anything else is ours.
  */
 export function appErrorOfThrown(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  // The gateway's own database (rate limits, idempotency records, sessions) busy or paused: retry.
+  if (isTransientDatabaseError(err)) return databaseUnavailable();
   if (err instanceof URIError) return new AppError('validation_failed', 'The URL holds bytes that are not UTF-8.', [{ path: 'path', message: 'is not valid percent-encoded UTF-8' }]);
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { AppError, appErrorOf, type Logger } from '@hireloop/platform';
+import { AppError, appErrorOf, databaseUnavailable, isTransientDatabaseError, type Logger } from '@hireloop/platform';
 import { procedureMeta, restRouter } from '../rest/router.js';
 import { createRestContext, type RestContext } from '../rest/trpc.js';
 import type { ServiceClients } from '../services.js';
@@ -27,7 +27,7 @@ export function restHandler(services: ServiceClients, publicBaseUrl: string, log
       const hl = locals(req as Request);
       hl.procedureError = error;
       if (!path && error.code === 'NOT_FOUND') return;
-      if (!appErrorOf(error)) logger.error({ err: error, path, requestId: hl.requestId }, 'REST procedure failed');
+      if (!appErrorOf(error) && !isTransientDatabaseError(error.cause)) logger.error({ err: error, path, requestId: hl.requestId }, 'REST procedure failed');
     },
   });
 
@@ -39,7 +39,7 @@ export function restHandler(services: ServiceClients, publicBaseUrl: string, log
       const routeMissing = error.code === 'NOT_FOUND' && !(error.cause instanceof AppError);
       const app = routeMissing
         ? new AppError('route_not_found', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`)
-        : (appErrorOf(error) ?? internalError());
+        : (appErrorOf(error) ?? (isTransientDatabaseError(error.cause) ? databaseUnavailable() : internalError()));
       const body = errorBodyJson(app, locals(req).requestId);
       res.statusCode = app.status;
       res.setHeader('Content-Type', 'application/json');

@@ -6,8 +6,17 @@ export const BaseConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  /** Bounded waits on Postgres (CLARIFICATIONS "Postgres paused"): past them a request is a 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Signs service-to-service tokens (see keys.ts for the key-list format and the legacy fallback). */
   INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
+});
+
+/** The pool's bounded waits from a process's parsed settings (createPool's `timeouts`). */
+export const databaseTimeouts = (config: { DATABASE_CONNECT_TIMEOUT_MS: number; DATABASE_STATEMENT_TIMEOUT_MS: number }) => ({
+  connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
 });
 
 export class ConfigError extends Error {}

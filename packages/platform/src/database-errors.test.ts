@@ -1,4 +1,5 @@
 import { after, describe, it } from 'node:test';
+import { createServer, type AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
 import { createDb, createPool, sql } from './db.js';
 import { createServiceProcedures, appErrorOf } from './trpc.js';
@@ -62,6 +63,61 @@ describe('a pool whose idle connection Postgres ends', () => {
       await new Promise((r) => setTimeout(r, 200));
       const again = await sql<{ one: number }>`select 1 as one`.execute(db);
       assert.equal(again.rows[0]!.one, 1);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('bounded waits on a Postgres that does not answer (CLARIFICATIONS "Postgres paused")', () => {
+  const timeouts = { connectMs: 300, statementMs: 300 };
+
+  it('a statement past the statement timeout is cancelled by Postgres: 57014, transient', async () => {
+    const db = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'statement-timeout-test', max: 1, timeouts }));
+    try {
+      const error = await sql`select pg_sleep(3)`.execute(db).then(() => null, (err: unknown) => err);
+      assert.equal((error as { code?: string }).code, '57014');
+      assert.ok(isTransientDatabaseError(error));
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('a server that accepts the connection and never answers: acquisition gives up, transient', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = new URL(process.env['DATABASE_URL']!);
+    url.port = String((silent.address() as AddressInfo).port);
+    const db = createDb<object>(createPool({ url: url.toString(), applicationName: 'connect-timeout-test', max: 1, timeouts }));
+    try {
+      const error = await sql`select 1`.execute(db).then(() => null, (err: unknown) => err);
+      assert.ok(isTransientDatabaseError(error), String(error));
+    } finally {
+      await db.destroy();
+      silent.close();
+    }
+  });
+
+  it('a backend stopped mid-statement: the client deadline ends the wait, drops the connection, and the pool recovers', async (t) => {
+    const db = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'stopped-backend-test', max: 1, timeouts }));
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+    const backend = rows[0]!.pid;
+    try {
+      process.kill(backend, 'SIGSTOP');
+    } catch {
+      await db.destroy();
+      return t.skip('Postgres runs elsewhere (TEST_DATABASE_URL): its processes cannot be signalled');
+    }
+    try {
+      // Postgres' own statement timeout cannot fire in a stopped process; only the client's can.
+      const error = await db.transaction().execute((trx) => sql`select 1`.execute(trx)).then(() => null, (err: unknown) => err);
+      assert.ok(isTransientDatabaseError(error), String(error));
+    } finally {
+      process.kill(backend, 'SIGCONT');
+    }
+    try {
+      const again = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      assert.notEqual(again.rows[0]!.pid, backend, 'a new connection, not the one left mid-statement');
     } finally {
       await db.destroy();
     }

@@ -18,9 +18,11 @@ function sqlState(error: unknown): string | undefined {
 export function isTransientDatabaseError(error: unknown): boolean {
   const code = sqlState(error);
   if (code && (TRANSIENT.test(code) || TRANSIENT_NODE.has(code))) return true;
-  // node-postgres' pool: "timeout exceeded when trying to connect", "Connection terminated …".
+  // node-postgres: the pool's "timeout exceeded when trying to connect", "Connection terminated …",
+  // "Query read timeout", the client's own statement deadline (a paused server never answers), and
+  // "… not queryable", a connection closed after that deadline.
   const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  return /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable/i.test(message);
 }
 
 /** A transient database failure as the platform answers it: 503 service_unavailable, retry later. */

@@ -11,16 +11,59 @@ export interface DbOptions {
   max?: number;
   /** Session settings (GUCs) of every connection, e.g. a service's own `hireloop.*` values. */
   settings?: Record<string, string>;
+  /** Bounded waits (CLARIFICATIONS "Postgres paused"); both 5 s when not given. */
+  timeouts?: DatabaseTimeouts;
 }
 
+/** How long a caller waits on Postgres before the request fails (503) instead of hanging. */
+export interface DatabaseTimeouts {
+  /** Acquiring a connection: a free one from the pool, or a new one opened and authenticated. */
+  connectMs: number;
+  /**
+   * One statement: Postgres cancels it past this (57014); the client gives up soon after. `null`
+   * for no deadline: migrations, which may wait for another instance's migration lock or build an
+   * index on a large table.
+   */
+  statementMs: number | null;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, statementMs: 5_000 };
+
+/**
+ * The client's own deadline sits this far past the server's statement timeout: a live server
+ * answers first (57014, the connection stays usable); a paused one never answers, and then the
+ * client's deadline is what bounds the wait.
+ */
+const CLIENT_GRACE_MS = 1_000;
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 export function createPool(options: DbOptions): pg.Pool {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: options.url,
     application_name: options.applicationName,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeouts.connectMs,
+    ...(timeouts.statementMs !== null ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + CLIENT_GRACE_MS } : {}),
     ...(options.settings ? { options: Object.entries(options.settings).map(([k, v]) => `-c ${k}=${v}`).join(' ') } : {}),
+  });
+  // node-postgres answers its client-side deadline but keeps the connection, with the statement
+  // still in flight: the next statement on it (a transaction's rollback, the next request) would
+  // queue behind that one and wait a second deadline. Ending the client closes its socket at once
+  // (the server rolls back an open transaction when it sees that), a rollback on it fails at once,
+  // and the pool drops it on release.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      if (result instanceof Promise) {
+        result.catch((err: unknown) => {
+          if (err instanceof Error && err.message === QUERY_READ_TIMEOUT) void client.end().catch(() => undefined);
+        });
+      }
+      return result;
+    };
   });
   // An idle connection that Postgres ends (a restart, a failover, a fast shutdown) is emitted here.
   // Unheard, it would crash the process; the pool has already dropped that connection, and the

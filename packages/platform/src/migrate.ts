@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
+import { createDb, createPool, type DatabaseTimeouts } from './db.js';
 
 /**
  * Runs a service's migrations in its own schema, recording them in `<schema>.kysely_migration`.
@@ -19,4 +20,18 @@ export async function migrateSchema<DB>(db: Kysely<DB>, schema: string, migratio
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration of ${schema} failed`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * A process's migrations at start, on a connection of their own with no statement deadline: the
+ * request pools bound every statement (DATABASE_STATEMENT_TIMEOUT_MS), but a migration may wait
+ * for another instance's migration lock, or build an index on a large table.
+ */
+export async function migrateDatabase(url: string, schema: string, migrations: Record<string, Migration>, timeouts: Pick<DatabaseTimeouts, 'connectMs'>): Promise<string[]> {
+  const db = createDb<unknown>(createPool({ url, applicationName: `${schema}-migrate`, max: 1, timeouts: { connectMs: timeouts.connectMs, statementMs: null } }));
+  try {
+    return await migrateSchema(db, schema, migrations);
+  } finally {
+    await db.destroy();
+  }
 }

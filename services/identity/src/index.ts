@@ -1,4 +1,4 @@
-import { createDb, createLogger, createPool, createServiceServer, CursorCodec, migrateSchema, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { createDb, databaseTimeouts, createLogger, createPool, createServiceServer, CursorCodec, migrateDatabase, pingDb, serveUntilSignalled } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
 import { loadIdentityConfig, loginThrottlePolicy } from './config.js';
 import { passwords } from './sessions/passwords.js';
@@ -9,10 +9,10 @@ export type { IdentityRouter } from './router.js';
 
 const config = loadIdentityConfig();
 const logger = createLogger('identity', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'identity', max: 20 });
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'identity', max: 20, timeouts: databaseTimeouts(config) });
 const db = createDb<IdentityDB>(pool);
 
-await migrateSchema(db, 'identity', migrations);
+await migrateDatabase(config.DATABASE_URL, 'identity', migrations, databaseTimeouts(config));
 const router = createIdentityRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, EventInviteUrls, migrateSchema, OutboxPublisher, pingDb, SecretBox, sealEventInviteUrls, serveUntilSignalled, WorkflowStartRelay,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, EventInviteUrls, migrateDatabase, OutboxPublisher, pingDb, SecretBox, sealEventInviteUrls, serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { migrations } from '../migrations/index.js';
@@ -16,9 +16,9 @@ import { resealWebhookSecrets } from './webhooks/secret-reseal.js';
 
 const config = loadIntegrationsConfig();
 const logger = createLogger('integrations', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integrations', max: 20 });
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integrations', max: 20, timeouts: databaseTimeouts(config) });
 const db = createDb<IntegrationsDB>(pool);
-await migrateSchema(db, SCHEMA, migrations);
+await migrateDatabase(config.DATABASE_URL, SCHEMA, migrations, databaseTimeouts(config));
 
 const delivery = {
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,

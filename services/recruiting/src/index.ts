@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, ensureSchedule, SecretBox, sealEventInviteUrls, integrationsEventSink, InternalTokenCache, migrateSchema, OutboxPublisher, pingDb,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, ensureSchedule, SecretBox, sealEventInviteUrls, integrationsEventSink, InternalTokenCache, migrateDatabase, OutboxPublisher, pingDb,
   serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
@@ -12,9 +12,9 @@ import { createRecruitingRouter } from './router.js';
 
 const config = loadRecruitingConfig();
 const logger = createLogger('recruiting', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting', max: 20, settings: { 'hireloop.sync_commit_window_ms': String(config.SYNC_COMMIT_WINDOW_MS) } });
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'recruiting', max: 20, timeouts: databaseTimeouts(config), settings: { 'hireloop.sync_commit_window_ms': String(config.SYNC_COMMIT_WINDOW_MS) } });
 const db = createDb<RecruitingDB>(pool);
-await migrateSchema(db, SCHEMA, migrations);
+await migrateDatabase(config.DATABASE_URL, SCHEMA, migrations, databaseTimeouts(config));
 
 const inviteBox = new SecretBox(config.INVITE_TOKEN_KEYS);
 const tokens = new InviteTokens(inviteBox, config.PUBLIC_BASE_URL.replace(/\/$/, ''), config.INTERNAL_AUTH_SECRET);
