@@ -68,7 +68,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const sameOrigin = requireSameOrigin(deps.publicBaseUrl);
   app.use('/auth', noStore(), refuseBearer(), sameOrigin, authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
   const tokens = new InternalTokenCache(deps.internalTokenKeys);
-  app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), trpcProxy(deps.serviceUrls, tokens, deps.logger));
+  app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), wellFormedUrl(), trpcProxy(deps.serviceUrls, tokens, deps.logger));
   app.use('/console', pagePolicy('console'), refuseBearer(), sameOrigin);
   // The console is static files with no build step; its data comes from /auth and /trpc above.
   // Relative asset URLs in index.html need the trailing slash; Express matches /console/ here too.

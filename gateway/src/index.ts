@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createDb, createLogger, createPool, databaseTimeouts, migrateDatabase, pingDb, SecretBox, serveUntilSignalled } from '@hireloop/platform';
 import { sealStoredResponses } from './api/idempotency.js';
+import { answerParserErrors } from './api/parser-errors.js';
 import { migrations } from '../migrations/index.js';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -36,4 +37,6 @@ const app = createGatewayApp({
     }
   },
 });
-await serveUntilSignalled(createServer(app), config.GATEWAY_PORT, config.HOST, logger, () => db.destroy());
+const server = createServer(app);
+answerParserErrors(server);
+await serveUntilSignalled(server, config.GATEWAY_PORT, config.HOST, logger, () => db.destroy());

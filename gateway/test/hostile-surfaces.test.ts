@@ -13,7 +13,7 @@ import { unique } from './api-assertions.js';
 /** `..` would leave the surface before the request is sent (fetch normalises URLs). */
 const SEGMENTS = NASTY_PATH_SEGMENTS.filter((s) => !['..', '%2e%2e'].includes(s));
 
-/** Values small enough for a URL: past Node's 16 KiB header limit its HTTP parser answers a bare 431. */
+/** Values small enough for a URL: past Node's 16 KiB header limit the answer is 431 (tested on its own below). */
 const IN_URL = NASTY_VALUES.filter((v) => (JSON.stringify(v) ?? '').length < 3000);
 
 describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
@@ -110,6 +110,35 @@ describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
         assert.doesNotMatch(String(shape.error?.message), /select |insert |postgres|violates|syntax|Unexpected token|at .+\.[jt]s:\d/i, `${req.label}: a foreign message reached the client`);
       }
     });
+  });
+
+  it('/trpc: bytes that are not UTF-8 are refused, not decoded with replacement characters', async () => {
+    const session = { cookie };
+    const appCodeOf = (res: SentResponse) => (res.body as { error?: { data?: { appCode?: unknown } } }).error?.data?.appCode;
+    for (const query of ['%ff', encodeURIComponent(JSON.stringify({ email: 'a' })).replace('a', '%ff'), encodeURIComponent(JSON.stringify({ email: 'a' })).replace('a', '%ed%a0%80')]) {
+      const res = await send(baseUrl(), { label: query, method: 'GET', url: `/trpc/recruiting/candidates.list?input=${query}`, headers: session });
+      assert.equal(res.status, 422, `?input=${query}: ${res.text.slice(0, 300)}`);
+      assert.equal(appCodeOf(res), 'validation_failed', res.text.slice(0, 300));
+    }
+    const latin1 = Buffer.concat([Buffer.from('{"email":"b'), Buffer.from([0xe9, 0xff]), Buffer.from(`-${unique()}@example.com","name":"N"}`)]);
+    const res = await send(baseUrl(), { label: 'latin-1 body', method: 'POST', url: '/trpc/recruiting/candidates.create', headers: { ...session, ...json }, body: latin1 });
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.equal(appCodeOf(res), 'invalid_json', res.text.slice(0, 300));
+  });
+
+  it('headers past the server\'s limit: 431 in the surface\'s shape, not a bare answer', async () => {
+    const huge = { 'x-filler': 'x'.repeat(20_000) };
+    const api = await send(baseUrl(), { label: 'api', method: 'GET', url: '/api/v1/candidates', headers: huge });
+    assert.equal(api.status, 431);
+    assert.match(api.headers.get('content-type') ?? '', /^application\/json/);
+    validators.assertError(api.body, api.headers.get('x-request-id'), 'GET /api/v1 with 20 KB of headers');
+    assert.equal((api.body as { error: { code: string } }).error.code, 'headers_too_large');
+    const trpc = await send(baseUrl(), { label: 'trpc', method: 'GET', url: '/trpc/recruiting/candidates.list', headers: { ...huge, cookie } });
+    assert.equal(trpc.status, 431);
+    assert.equal((trpc.body as { error: { data: { appCode: string } } }).error.data.appCode, 'headers_too_large');
+    const page = await send(baseUrl(), { label: 'console', method: 'GET', url: '/console/', headers: huge });
+    assert.equal(page.status, 431);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   });
 
   it('/i and /console answer HTML pages', async () => {

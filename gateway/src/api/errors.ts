@@ -11,16 +11,21 @@ import { locals } from '../request-context.js';
  */
 export function sendError(req: Request, res: Response, error: AppError): void {
   if (error.code === 'service_unavailable') res.setHeader('Retry-After', '5');
-  const path = req.originalUrl.split('?')[0]!;
-  if (path.startsWith('/trpc/')) return void res.status(error.status).json(trpcErrorBody(error, locals(req).requestId));
-  if (path === '/console' || path.startsWith('/console/')) return void res.status(error.status).type('html').send(htmlErrorPage(error.status, error.message));
-  res.status(error.status).type('application/json').send(errorBodyJson(error, locals(req).requestId));
+  const { contentType, body } = errorResponse(req.originalUrl.split('?')[0]!, error, locals(req).requestId);
+  res.status(error.status).type(contentType).send(body);
+}
+
+/** The error body for a request to `path`, in its surface's shape (also for requests Express never sees). */
+export function errorResponse(path: string, error: AppError, requestId: string): { contentType: string; body: string } {
+  if (path.startsWith('/trpc/')) return { contentType: 'application/json', body: JSON.stringify(trpcErrorBody(error, requestId)) };
+  if (path === '/console' || path.startsWith('/console/')) return { contentType: 'text/html; charset=utf-8', body: htmlErrorPage(error.status, error.message) };
+  return { contentType: 'application/json', body: errorBodyJson(error, requestId) };
 }
 
 /** tRPC's JSON-RPC error codes by HTTP status, for the errors the gateway itself answers on /trpc. */
 const JSONRPC_CODE: Record<number, [number, string]> = {
   400: [-32700, 'PARSE_ERROR'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
-  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
+  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 431: [-32600, 'BAD_REQUEST'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
   422: [-32022, 'UNPROCESSABLE_CONTENT'], 429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
 };
 

@@ -7,6 +7,9 @@ import { internalError, sendError, trpcErrorBody } from '../api/errors.js';
 import { sessionUser } from './session.js';
 import { MAX_BODY_BYTES } from '../api/body.js';
 
+/** Refuses bytes that are not UTF-8 rather than passing on replacement characters (PRODUCT.md §3: 400 invalid_json). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 async function readRaw(req: Request): Promise<string | undefined> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
   const chunks: Buffer[] = [];
@@ -16,7 +19,11 @@ async function readRaw(req: Request): Promise<string | undefined> {
     if (size > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('invalid_json', 'The request body is not UTF-8.');
+  }
 }
 
 type TrpcErrorShape = { error?: { message?: unknown; data?: Record<string, unknown> & { appCode?: unknown } } };

@@ -78,7 +78,7 @@ export const NASTY_QUERY_VALUES: string[] = [
   encodeURIComponent('a\u0000b'), '%ed%b0%80', 'x'.repeat(1000),
 ];
 
-/** Headers a client may send wrong. Sizes keep a request under Node's 16 KiB header limit (beyond it, its HTTP parser answers a bare 431). */
+/** Headers a client may send wrong. Sizes keep a request under Node's 16 KiB header limit (beyond it, 431 headers_too_large: hostile-surfaces.test.ts). */
 export const CONTENT_TYPES = [
   'application/json', 'APPLICATION/JSON', 'Application/Json; Charset=UTF-8', 'application/json; charset=utf-8', 'application/json; charset="UTF-8"',
   'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/json; charset=', 'application/json;;;',

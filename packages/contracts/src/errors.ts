@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  headers_too_large: 431,
   interview_not_cancellable: 409,
   already_enrolled: 409,
   enrollment_ended: 409,
