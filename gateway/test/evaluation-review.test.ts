@@ -1,8 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { call, eventually, newKey, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
-import { assertError, assertValidation } from './api-assertions.js';
+import { call, eventually, newKey, newOrganizationWithKey, testEnv, testIdentity } from '@hireloop/devstack/testing';
+import { assertError, assertValidation, unique } from './api-assertions.js';
 import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 // PRODUCT.md §7 Evaluation review, §10 human oversight; issue 11 item 2.
@@ -54,6 +54,33 @@ describe('POST /api/v1/interviews/{id}/evaluation/review', () => {
       [org.organization.id, i.id],
     );
     assert.deepEqual(rows.map((r) => r.payload.data.review.decision), ['hold', 'reject']);
+  });
+
+  it('the console\'s review through /trpc is recorded with the session user as reviewer, who cannot name another', async () => {
+    const org = await newOrganizationWithKey(['read', 'write']);
+    const email = `reviewer-${unique()}@example.com`;
+    const password = `pw-${unique()}-${unique()}`;
+    await testIdentity().system.users.create.mutate({ organizationId: org.organization.id, email, name: 'Rita Reviewer', password });
+    const login = await call('POST', '/auth/login', { body: { email, password } });
+    assert.equal(login.status, 200, login.text);
+    const user = login.body.data.user as { id: string; name: string };
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+    const i = await schedule(org.key, (await newPosition(org.key)).id);
+    await startInvite(tokenOf(i.inviteUrl));
+    await submitInvite(tokenOf(i.inviteUrl), ['Because of the product.', 'A race in a cache.']);
+    await eventually(async () => (await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key })).body.data.status, (s) => s === 'completed');
+
+    const review = (reviewer: { type: string; id: string; name: string }) =>
+      call('POST', '/trpc/recruiting/evaluations.review', { headers: { cookie }, body: { interviewId: i.id, review: { decision: 'advance', note: 'Strong answers.' }, reviewer } });
+    const impostor = await review({ type: 'api_key', id: org.keyId, name: 'test' });
+    assert.equal(impostor.status, 403, impostor.text);
+    assert.equal(impostor.body.error.data.appCode, 'forbidden');
+
+    const mine = await review({ type: 'user', id: user.id, name: user.name });
+    assert.equal(mine.status, 200, mine.text);
+    const fetched = await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key });
+    assert.deepEqual({ ...fetched.body.data.review, reviewedAt: undefined }, { decision: 'advance', note: 'Strong answers.', reviewer: { type: 'user', id: user.id, name: 'Rita Reviewer' }, reviewedAt: undefined });
   });
 
   it('409 evaluation_unavailable for a cancelled interview; 404 for another organization; 422 for a bad decision; 403 with a read key', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
@@ -76,11 +76,17 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(ListCandidateEvaluationsQuery)
         .output(pageOf(Evaluation))
         .query(({ ctx, input }) => listCandidateEvaluations(db, cursors, ctx.org, input)),
-      /** A person's decision; the caller names the reviewer (gateway: the API key; console: the session user). */
+      /**
+       * A person's decision; the reviewer is the caller (gateway: the API key; console: the session
+       * user), who names itself: a reviewer other than the token's subject is refused.
+       */
       review: orgProcedure
         .input(z.object({ interviewId: InterviewId, review: ReviewBody, reviewer: Reviewer }))
         .output(Evaluation)
-        .mutation(({ ctx, input }) => reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer)),
+        .mutation(({ ctx, input }) => {
+          if (input.reviewer.id !== ctx.auth.sub) throw new AppError('forbidden', 'The reviewer is the caller: name yourself.');
+          return reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer);
+        }),
       /** For the evaluation workflow's activities. */
       input: systemOrgProcedure.input(z.object({ interviewId: InterviewId })).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId)),
       complete: systemOrgProcedure
