@@ -6,8 +6,8 @@ import { assertValidation, unique } from './api-assertions.js';
 import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 // What the console's candidate views read from recruiting over tRPC (issue 10, Candidates): the
-// list's `search` (word prefixes of name or e-mail; tRPC only, PRODUCT.md §5) and a candidate's
-// evaluations for the profile.
+// list's `search` (word prefixes of name or e-mail; tRPC only, PRODUCT.md §5), and a candidate's
+// evaluations and enrollments for the profile.
 
 type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
 const newOrg = (): Promise<Org> => newOrganizationWithKey(['read', 'write'], 6000);
@@ -163,6 +163,51 @@ describe('evaluations.list (tRPC): a candidate\'s evaluations for the profile', 
     const mine = await newCandidate(a.key, 'No Interviews', `none-${unique()}@example.com`);
     assert.deepEqual(await recruitingOf(a).evaluations.list.query({ candidateId: mine.id, limit: 25 }), { items: [], nextCursor: null });
     await assert.rejects(recruitingOf(b).evaluations.list.query({ candidateId: mine.id, limit: 25 }), (err: any) => {
+      assert.equal(err?.data?.appCode, 'not_found', String(err));
+      return true;
+    });
+  });
+});
+
+describe('flows.candidateEnrollments (tRPC): a candidate\'s enrollments for the profile', () => {
+  it('every flow the candidate is in, newest first, with the flow\'s name and the current stage; pages', async () => {
+    const org = await newOrg();
+    const recruiting = recruitingOf(org);
+    const candidate = await newCandidate(org.key, 'Flow Person', `flow-${unique()}@example.com`);
+    const other = await newCandidate(org.key, 'Someone Else', `else-${unique()}@example.com`);
+    const sales = await recruiting.flows.create.mutate({ name: 'Sales pipeline', stages: [{ name: 'Screen', kind: 'screen' }, { name: 'Offer', kind: 'offer' }] });
+    const support = await recruiting.flows.create.mutate({ name: 'Support pipeline', stages: [{ name: 'Phone screen', kind: 'screen' }, { name: 'Review', kind: 'review' }] });
+    const enroll = async (flowId: string, candidateId: string) => {
+      const res = await call('POST', `/api/v1/hiring-flows/${flowId}/candidates`, { key: org.key, body: { candidateId } });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data as { id: string };
+    };
+    const first = await enroll(sales.id, candidate.id);
+    const second = await enroll(support.id, candidate.id);
+    await enroll(sales.id, other.id);
+    const moved = await call('PATCH', `/api/v1/hiring-flows/${sales.id}/candidates/${first.id}`, { key: org.key, body: { stageId: sales.stages[1]!.id } });
+    assert.equal(moved.status, 200, moved.text);
+
+    const page = await recruiting.flows.candidateEnrollments.query({ candidateId: candidate.id, limit: 25 });
+    assert.deepEqual(page.items.map((e) => [e.id, e.flow.name, e.stage.name, e.stage.kind, e.status]), [
+      [second.id, 'Support pipeline', 'Phone screen', 'screen', 'active'],
+      [first.id, 'Sales pipeline', 'Offer', 'offer', 'active'],
+    ]);
+    assert.equal(page.items[1]!.movedAt, moved.body.data.movedAt);
+    assert.equal(page.nextCursor, null);
+
+    const one = await recruiting.flows.candidateEnrollments.query({ candidateId: candidate.id, limit: 1 });
+    assert.deepEqual(one.items.map((e) => e.id), [second.id]);
+    const two = await recruiting.flows.candidateEnrollments.query({ candidateId: candidate.id, limit: 1, cursor: one.nextCursor! });
+    assert.deepEqual(two.items.map((e) => e.id), [first.id]);
+    assert.equal(two.nextCursor, null);
+  });
+
+  it('another organization\'s candidate is not_found', async () => {
+    const [a, b] = [await newOrg(), await newOrg()];
+    const mine = await newCandidate(a.key, 'Not Yours', `ny-${unique()}@example.com`);
+    assert.deepEqual(await recruitingOf(a).flows.candidateEnrollments.query({ candidateId: mine.id, limit: 25 }), { items: [], nextCursor: null });
+    await assert.rejects(recruitingOf(b).flows.candidateEnrollments.query({ candidateId: mine.id, limit: 25 }), (err: any) => {
       assert.equal(err?.data?.appCode, 'not_found', String(err));
       return true;
     });

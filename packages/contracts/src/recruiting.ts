@@ -351,6 +351,17 @@ export const ListEnrollmentsQuery = ListQuery.extend({
 }).strict();
 export type ListEnrollmentsQuery = z.infer<typeof ListEnrollmentsQuery>;
 
+/** An enrollment on a candidate's profile in the console: which flow, and the stage it is in. */
+export const CandidateEnrollment = Enrollment.extend({
+  flow: z.object({ id: FlowId, name: Name }),
+  stage: z.object({ id: StageId, name: Name, kind: StageKind }),
+});
+export type CandidateEnrollment = z.infer<typeof CandidateEnrollment>;
+
+/** A candidate's enrollments in every flow, newest first (tRPC, the console's profile). */
+export const ListCandidateEnrollmentsQuery = ListQuery.extend({ candidateId: CandidateId }).strict();
+export type ListCandidateEnrollmentsQuery = z.infer<typeof ListCandidateEnrollmentsQuery>;
+
 /** How an enrollment ends: it cannot be made `active` again. */
 export const EnrollmentEnd = z.enum(['completed', 'withdrawn']);
 

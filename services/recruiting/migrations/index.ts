@@ -10,6 +10,7 @@ import * as m0009 from './0009_evaluation_review.js';
 import * as m0010 from './0010_interview_consent.js';
 import * as m0011 from './0011_candidate_search.js';
 import * as m0012 from './0012_enrollment_moves.js';
+import * as m0013 from './0013_candidate_enrollments.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0010_interview_consent': m0010,
   '0011_candidate_search': m0011,
   '0012_enrollment_moves': m0012,
+  '0013_candidate_enrollments': m0013,
 };

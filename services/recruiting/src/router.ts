@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
-  AtsEventBody, CancellationReason, Candidate, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
-  Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
+  AtsEventBody, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
+  Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
@@ -15,7 +15,7 @@ import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, to
 import type { InviteTokens } from './interviews/invite-token.js';
 import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, reviewEvaluation } from './evaluations/evaluations.queries.js';
 import { createFlow, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
-import { enroll, listEnrollments, moveEnrollment } from './flows/enrollments.queries.js';
+import { enroll, listCandidateEnrollments, listEnrollments, moveEnrollment } from './flows/enrollments.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
 
@@ -110,6 +110,11 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(z.object({ flowId: FlowId, body: EnrollBody }))
         .output(Enrollment)
         .mutation(({ ctx, input }) => enroll(db, tokens, ctx.org, input.flowId, input.body)),
+      /** A candidate's enrollments in every flow, with flow and stage names (the console's candidate profile). */
+      candidateEnrollments: orgProcedure
+        .input(ListCandidateEnrollmentsQuery)
+        .output(pageOf(CandidateEnrollment))
+        .query(({ ctx, input }) => listCandidateEnrollments(db, cursors, ctx.org, input)),
       /** The pipeline board: a flow's enrollments with their candidates, newest first. */
       enrollments: orgProcedure
         .input(z.object({ flowId: FlowId, query: ListEnrollmentsQuery }))

@@ -1,5 +1,5 @@
 import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type EnrollBody, type Enrollment, type EnrollmentCard, type HiringFlow, type ListEnrollmentsQuery, type MoveEnrollmentBody } from '@hireloop/contracts';
+import { ID_PREFIXES, type CandidateEnrollment, type EnrollBody, type Enrollment, type EnrollmentCard, type HiringFlow, type ListCandidateEnrollmentsQuery, type ListEnrollmentsQuery, type MoveEnrollmentBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EnrollmentsTable, type RecruitingDB } from '../db.js';
 import { findOrCreateCandidate, getCandidate } from '../candidates/candidates.queries.js';
@@ -128,4 +128,31 @@ export function moveEnrollment(db: Kysely<RecruitingDB>, tokens: InviteTokens, o
     await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_moved', enrollment);
     return enrollment;
   });
+}
+
+/**
+ * A candidate's enrollments in every flow, newest first, each with its flow's name and its
+ * stage (the console's candidate profile). An unknown candidate is 404.
+ */
+export async function listCandidateEnrollments(db: Db, codec: CursorCodec, organizationId: string, query: ListCandidateEnrollmentsQuery) {
+  const { limit, cursor, ...filters } = query;
+  await getCandidate(db, organizationId, filters.candidateId);
+  const context = { list: 'candidate-enrollments', organizationId, filters };
+  let q = db
+    .selectFrom('recruiting.enrollments as e')
+    .innerJoin('recruiting.hiring_flows as f', 'f.id', 'e.flow_id')
+    .innerJoin('recruiting.flow_stages as s', 's.id', 'e.stage_id')
+    .selectAll('e')
+    .select(['e.enrolled_at as created_at', 'f.name as flow_name', 's.name as stage_name', 's.kind as stage_kind'])
+    .where('e.organization_id', '=', organizationId)
+    .where('e.candidate_id', '=', filters.candidateId);
+  if (cursor) q = q.where(olderThan(codec.decode(cursor, context), 'e', 'enrolled_at'));
+  const rows = await q.orderBy('e.enrolled_at', 'desc').orderBy('e.id', 'desc').limit(limit + 1).execute();
+  const page = toPage(rows, limit, codec, context);
+  const items: CandidateEnrollment[] = page.items.map((r) => ({
+    ...toEnrollment(r),
+    flow: { id: r.flow_id, name: r.flow_name },
+    stage: { id: r.stage_id, name: r.stage_name, kind: r.stage_kind },
+  }));
+  return { items, nextCursor: page.nextCursor };
 }
