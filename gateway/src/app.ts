@@ -9,7 +9,7 @@ import { jsonBody } from './api/body.js';
 import { wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
 import { restHandler } from './api/rest-handler.js';
-import { htmlErrorPage, sendError } from './api/errors.js';
+import { sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
@@ -19,8 +19,10 @@ import { trpcProxy } from './session/trpc-proxy.js';
 import { requireSameOrigin } from './session/same-origin.js';
 import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
 import { surfaceErrors } from './surface-errors.js';
+import { consoleRoutes } from './console/console-routes.js';
 
-const CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/public', import.meta.url));
+const CONSOLE_DIST = fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
+const FAVICON = fileURLToPath(new URL('../static/favicon.ico', import.meta.url));
 
 export interface GatewayDeps {
   services: ServiceClients;
@@ -34,6 +36,8 @@ export interface GatewayDeps {
   sessionTtlHours: number;
   /** Express `trust proxy` (TRUST_PROXY): decides what req.ip is. */
   trustProxy: boolean | number | string[];
+  /** The Temporal UI for operators ('' for none); the console's header links to it. */
+  temporalUiUrl: string;
   ready: () => Promise<void>;
 }
 
@@ -70,11 +74,11 @@ export function createGatewayApp(deps: GatewayDeps) {
   const tokens = new InternalTokenCache(deps.internalTokenKeys);
   app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), wellFormedUrl(), trpcProxy(deps.serviceUrls, tokens, deps.logger));
   app.use('/console', pagePolicy('console'), refuseBearer(), sameOrigin);
-  // The console is static files with no build step; its data comes from /auth and /trpc above.
-  // Relative asset URLs in index.html need the trailing slash; Express matches /console/ here too.
+  // The console is the build of apps/console (React); its data comes from /auth and /trpc above.
+  // Express matches /console/ here too; only the bare /console is redirected.
   app.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect('/console/') : next()));
-  app.use('/console', express.static(CONSOLE_DIR, { index: 'index.html', redirect: false }));
-  app.use('/console', (_req: Request, res: Response) => void res.status(404).type('html').send(htmlErrorPage(404, 'There is no such page in the console.')));
+  app.use('/console', consoleRoutes({ distDir: CONSOLE_DIST, temporalUiUrl: deps.temporalUiUrl }));
+  app.get('/favicon.ico', (_req, res) => res.sendFile(FAVICON, { maxAge: '1d' }));
   app.get('/', (_req, res) => res.redirect('/developers/reference'));
 
   app.use((req: Request, res: Response) => sendError(req, res, new AppError('route_not_found', `No route ${req.method} ${req.path}.`)));

@@ -8,6 +8,8 @@ export const GatewayConfig = BaseConfig.extend({
   IDENTITY_URL: z.url(),
   RECRUITING_URL: z.url(),
   INTEGRATIONS_URL: z.url(),
+  /** The Temporal UI the console's header links to (the launcher sets it); unset: no link. */
+  TEMPORAL_UI_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   /** Session cookie lifetime; matches the identity service's session TTL. */
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
   /**

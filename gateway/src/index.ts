@@ -29,6 +29,7 @@ const app = createGatewayApp({
   storedResponses,
   sessionTtlHours: config.SESSION_TTL_HOURS,
   trustProxy: config.TRUST_PROXY,
+  temporalUiUrl: config.TEMPORAL_UI_URL,
   ready: async () => {
     await pingDb(db);
     for (const url of Object.values(serviceUrls)) {

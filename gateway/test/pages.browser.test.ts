@@ -1,15 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { eventually, testEnv } from '@hireloop/devstack/testing';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-// CI installs Chromium (.ci/run); on a machine without it these tests are skipped, never passed.
-const skip = !existsSync(CHROMIUM) && !process.env['CI'] ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : false;
-
-// The browser opens the pages at the public origin, as a user would: the same-origin check compares with it.
-const publicBaseUrl = () => process.env['PUBLIC_BASE_URL']!;
+import type { Browser, Page } from 'playwright-core';
+import { eventually } from '@hireloop/devstack/testing';
+import { consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium as skip } from './console-helpers.js';
 
 /** Everything the browser reports as refused by a Content-Security-Policy, and every script error. */
 function watchViolations(page: Page): string[] {
@@ -24,33 +17,49 @@ function watchViolations(page: Page): string[] {
 describe('the HTML pages under their Content-Security-Policy headers, in a real browser', { skip }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
   });
   after(() => browser?.close());
 
-  it('the console logs in, creates a key (a same-origin POST) and logs out, with nothing refused', async () => {
-    const env = testEnv();
-    const page = await browser.newPage();
-    const violations = watchViolations(page);
-    await page.goto(`${publicBaseUrl()}/console/`);
-    await page.fill('#login-email', env.adminEmail);
-    await page.fill('#login-password', env.adminPassword);
-    await page.click('#login-form button[type=submit]');
-    await page.waitForSelector('#console-view:not([hidden])');
-    assert.equal(await page.textContent('#user-email'), env.adminEmail);
+  it('the console logs in, refuses a wrong password, creates a key (a same-origin POST) and logs out, with nothing refused', async () => {
+    const user = await newConsoleUser();
+    const { page, errors, close } = await openPage(browser);
+    await page.goto(consoleUrl());
+    // No session: the console sends the browser to its login page.
+    await page.waitForURL(/\/console\/login/);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: /./ }).waitFor();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /password|e-mail|invalid/i);
 
-    await page.fill('#key-name', 'browser test key');
-    await page.click('#keys-view form button[type=submit]');
-    await page.waitForSelector('#new-key:not([hidden])');
-    assert.match(await page.inputValue('#new-key-value'), /^hl_/);
+    await logIn(page, user, 'keys');
+    assert.equal(await page.getByTestId('user-email').textContent(), user.email);
+    await page.getByLabel('Name').fill('browser test key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByRole('textbox', { name: 'The new API key' });
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^hl_/);
 
-    await page.click('#logout');
-    await page.waitForSelector('#login-view:not([hidden])');
-    assert.deepEqual(violations, []);
-    await page.close();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/console\/login/);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  it('a deep link is answered with the console, and opens its view after login', async () => {
+    const user = await newConsoleUser();
+    const { page, errors, close } = await openPage(browser);
+    const res = await page.goto(consoleUrl('keys'));
+    assert.equal(res?.status(), 200);
+    await page.waitForURL(/\/console\/login\?next=%2Fkeys/);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/console\/keys$/);
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    assert.deepEqual(errors, []);
+    await close();
   });
 
   it('the reference page renders Redoc from its self-hosted bundle, with nothing refused', async () => {
@@ -74,7 +83,7 @@ describe('the HTML pages under their Content-Security-Policy headers, in a real 
     await eventually(async () => refusals.length, (n) => n > 0, 10_000, 100);
     assert.ok(refusals.length > 0, 'Chromium refused to frame the console');
     const framed = page.frames().find((f) => f.url().includes('/console/'));
-    assert.equal(await framed?.$('#login-form').catch(() => null) ?? null, null, 'the console did not render inside the frame');
+    assert.equal(await framed?.$('form').catch(() => null) ?? null, null, 'the console did not render inside the frame');
     await page.close();
   });
 });

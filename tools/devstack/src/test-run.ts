@@ -8,6 +8,7 @@ import { localSecrets } from './secrets.js';
 import { onStopSignal } from './signals.js';
 import { startStack, type Stack } from './stack.js';
 import { printTapSummary } from './tap-summary.js';
+import { ensureConsoleBuilt } from './console-build.js';
 
 /**
  * `npm test` after lint and typecheck: starts one real stack (embedded Postgres on a free port,
@@ -50,6 +51,8 @@ let stack: Stack | null = null;
 let exitCode = 1;
 onStopSignal(() => void stack?.stop().then(() => process.exit(130)));
 try {
+  // The browser tests open the console the gateway serves from apps/console/dist.
+  await ensureConsoleBuilt();
   step(`Starting a test stack (process output in ${relative(ROOT, logFile)})`);
   stack = await startStack({
     mode: 'test',

@@ -1,0 +1,31 @@
+// A confirmation in the browser's own modal <dialog> (focus kept inside, Escape cancels).
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, busy = false, danger = true }: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+  danger?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="confirm" aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+      <h2 id="confirm-title">{title}</h2>
+      {children}
+      <div className="actions">
+        <button type="button" className={danger ? 'danger' : ''} onClick={onConfirm} disabled={busy}>{confirmLabel}</button>
+        <button type="button" className="secondary" onClick={onCancel} disabled={busy} autoFocus>Cancel</button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,66 @@
+// Form fields with a label, hint and error, and validation with the contracts' zod schemas.
+import { useId, useState, type ReactNode } from 'react';
+import type { z } from 'zod';
+import { errorDetails } from '../trpc.js';
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message per field path ('' for the form itself) of a zod error or a service's details. */
+export function fieldErrorsOf(issues: Array<{ path: PropertyKey[] | string; message: string }>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = Array.isArray(issue.path) ? issue.path.map(String).join('.') : issue.path;
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * Validates form values with a contract schema before they are sent, and maps a service's
+ * refusal (its `appDetails`) back onto the same fields.
+ *   const form = useZodForm(CreateApiKeyInput);
+ *   const input = form.validate(values); if (input) mutation.mutate(input);
+ */
+export function useZodForm<S extends z.ZodType>(schema: S) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  return {
+    errors,
+    validate(values: unknown): z.infer<S> | null {
+      const parsed = schema.safeParse(values);
+      if (parsed.success) {
+        setErrors({});
+        return parsed.data;
+      }
+      setErrors(fieldErrorsOf(parsed.error.issues));
+      return null;
+    },
+    /** After the service refused: its field details, or nothing when it named none. */
+    fromServer(error: unknown) {
+      setErrors(fieldErrorsOf(errorDetails(error).map((d) => ({ path: d.path.replace(/^body\./, ''), message: d.message }))));
+    },
+    clear: () => setErrors({}),
+  };
+}
+
+/** A labelled control: `children` receives the id and aria props to spread on the input. */
+export function Field({ label, hint, error, children, optional }: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | undefined;
+  optional?: boolean;
+  children: (props: { id: string; 'aria-describedby': string; 'aria-invalid': boolean }) => ReactNode;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label} {optional && <span className="hint">(optional)</span>}
+      </label>
+      {children({ id, 'aria-describedby': `${hint ? hintId : ''} ${errorId}`.trim(), 'aria-invalid': Boolean(error) })}
+      {hint && <p className="hint" id={hintId}>{hint}</p>}
+      <p className="error" id={errorId}>{error ?? ''}</p>
+    </div>
+  );
+}

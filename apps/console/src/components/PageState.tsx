@@ -1,0 +1,38 @@
+// Page states every view shows the same way: loading, empty, error with retry.
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { errorMessage } from '../trpc.js';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return <p className="loading" role="status" aria-live="polite">{label}</p>;
+}
+
+export function ErrorState({ error, onRetry, title = 'This could not be loaded.' }: { error: unknown; onRetry?: () => void; title?: string }) {
+  return (
+    <div className="error-state" role="alert">
+      <p><strong>{title}</strong> {errorMessage(error)}</p>
+      {onRetry && <button type="button" className="secondary" onClick={onRetry}>Retry</button>}
+    </div>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+/**
+ * A query's three states, then its data: `<QueryView query={q} isEmpty={(d) => d.items.length === 0}
+ * empty="No keys yet.">{(data) => …}</QueryView>`.
+ */
+export function QueryView<T, E = unknown>({ query, isEmpty, empty, children, loading }: {
+  query: UseQueryResult<T, E>;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  loading?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading {...(loading ? { label: loading } : {})} />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (isEmpty?.(query.data)) return <EmptyState>{empty ?? 'Nothing here yet.'}</EmptyState>;
+  return <>{children(query.data)}</>;
+}

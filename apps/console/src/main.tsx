@@ -1,0 +1,42 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { queryClient } from './trpc.js';
+import { HOME, routes } from './routes.js';
+import { Layout } from './Layout.js';
+import { LoginPage } from './views/login/LoginPage.js';
+import { NotFound } from './components/NotFound.js';
+import { RouteError } from './components/RouteError.js';
+import './styles.css';
+
+const router = createBrowserRouter(
+  [
+    { path: 'login', element: <LoginPage /> },
+    {
+      path: '/',
+      element: <Layout />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <Navigate to={HOME} replace /> },
+        ...routes.map((r) => ({
+          path: r.path,
+          handle: { title: r.title },
+          lazy: async () => ({ Component: (await r.load()).default }),
+        })),
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

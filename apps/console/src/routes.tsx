@@ -1,0 +1,23 @@
+// The console's route table: the one list of views. The header nav, the router and
+// `npm run screenshots` all read it. Add one entry per view (keep the list in nav order).
+// Views load lazily, so this module imports no view code (node can read it too).
+import type { ComponentType } from 'react';
+
+export interface ConsoleRoute {
+  /** Under /console/, with react-router params (`webhooks/:id`). */
+  path: string;
+  /** The page title, and the nav label when `nav` is set. */
+  title: string;
+  /** Shown in the header nav. */
+  nav?: boolean;
+  /** Screenshots: a concrete URL for a route with params (or omit to skip it). */
+  example?: string;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export const routes: ConsoleRoute[] = [
+  { path: 'keys', title: 'API keys', nav: true, load: () => import('./views/keys/KeysView.js') },
+];
+
+/** Where /console/ lands after login. */
+export const HOME = 'keys';

@@ -1,0 +1,84 @@
+// The console's only data path: one typed tRPC client per service, through the gateway's
+// /trpc/<service> proxy with the session cookie (same origin). Calls made in the same tick are
+// batched into one HTTP request per service. Views use the option proxies with TanStack Query:
+//   useQuery(identity.apiKeys.list.queryOptions({ limit: 25 }))
+//   useMutation(identity.apiKeys.revoke.mutationOptions())
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import type { IdentityRouter } from '@hireloop/identity';
+import type { IntegrationsRouter } from '@hireloop/integrations';
+import type { RecruitingRouter } from '@hireloop/recruiting';
+
+/** Called when a call answers 401: the session ended (expired, logged out elsewhere). */
+let onSessionEnded: () => void = () => {};
+export function setSessionEndedHandler(handler: () => void) {
+  onSessionEnded = handler;
+}
+
+/** The HTTP status of a failed call, if the gateway or a service answered. */
+export function errorStatus(error: unknown): number | undefined {
+  if (error instanceof TRPCClientError) {
+    const status = (error.data as { httpStatus?: unknown } | undefined)?.httpStatus;
+    return typeof status === 'number' ? status : undefined;
+  }
+  return undefined;
+}
+
+/** Our error code (`data.appCode`, e.g. `not_found`), when the platform wrote the error. */
+export function errorCode(error: unknown): string | undefined {
+  if (error instanceof TRPCClientError) {
+    const code = (error.data as { appCode?: unknown } | undefined)?.appCode;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** Field errors a service reported (`data.appDetails`: path + message). */
+export function errorDetails(error: unknown): Array<{ path: string; message: string }> {
+  if (error instanceof TRPCClientError) {
+    const details = (error.data as { appDetails?: unknown } | undefined)?.appDetails;
+    if (Array.isArray(details)) return details.filter((d): d is { path: string; message: string } => typeof d?.path === 'string' && typeof d?.message === 'string');
+  }
+  return [];
+}
+
+/** A message for people: ours when the platform wrote one, a generic one otherwise. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof TRPCClientError) {
+    if (errorStatus(error) === undefined) return 'The console could not reach the server; check your connection and retry.';
+    return error.message;
+  }
+  return 'Something went wrong; retry.';
+}
+
+const endedSession = (error: unknown) => {
+  if (errorStatus(error) === 401) onSessionEnded();
+};
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: endedSession }),
+  mutationCache: new MutationCache({ onError: endedSession }),
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // A refusal (4xx) does not get better by asking again; a network fault or 5xx may.
+      retry: (failures, error) => {
+        const status = errorStatus(error);
+        return failures < 2 && (status === undefined || status >= 500);
+      },
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const link = (service: 'identity' | 'recruiting' | 'integrations') =>
+  httpBatchLink({ url: `/trpc/${service}`, fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) });
+
+export const identityClient = createTRPCClient<IdentityRouter>({ links: [link('identity')] });
+export const recruitingClient = createTRPCClient<RecruitingRouter>({ links: [link('recruiting')] });
+export const integrationsClient = createTRPCClient<IntegrationsRouter>({ links: [link('integrations')] });
+
+export const identity = createTRPCOptionsProxy<IdentityRouter>({ client: identityClient, queryClient });
+export const recruiting = createTRPCOptionsProxy<RecruitingRouter>({ client: recruitingClient, queryClient });
+export const integrations = createTRPCOptionsProxy<IntegrationsRouter>({ client: integrationsClient, queryClient });
