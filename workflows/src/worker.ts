@@ -50,8 +50,8 @@ process.on('SIGTERM', stop);
 // Identity and the gateway have no Temporal client of their own: the worker creates the schedules of their purges.
 const scheduler = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const taskQueue = config.TEMPORAL_TASK_QUEUE;
-void ensureSchedule(scheduler, { scheduleId: 'purge-identity', workflowType: 'purgeIdentity', taskQueue, every: '1h' }, logger);
-if (gatewayDatabaseUrl(config)) void ensureSchedule(scheduler, { scheduleId: 'purge-gateway', workflowType: 'purgeGateway', taskQueue, every: '1h' }, logger);
+void ensureSchedule(scheduler, { scheduleId: 'purge-identity', workflowType: 'purgeIdentity', taskQueue, everyMinutes: config.PURGE_INTERVAL_MINUTES }, logger);
+if (gatewayDatabaseUrl(config)) void ensureSchedule(scheduler, { scheduleId: 'purge-gateway', workflowType: 'purgeGateway', taskQueue, everyMinutes: config.PURGE_INTERVAL_MINUTES }, logger);
 else logger.warn('neither GATEWAY_DATABASE_URL nor DATABASE_URL is set: gateway idempotency records are not purged');
 
 logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS, ai: config.OPENAI_API_KEY ? config.OPENAI_MODEL : 'offline' }, 'worker running');

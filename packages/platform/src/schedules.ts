@@ -1,6 +1,9 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
-import type { Duration } from '@temporalio/common';
+import { z } from 'zod';
 import type { Logger } from './logger.js';
+
+/** `PURGE_INTERVAL_MINUTES`: how often each retention schedule runs (a setting of the process that creates it). */
+export const PurgeIntervalMinutes = z.coerce.number().int().min(1).max(7 * 24 * 60).default(60);
 
 export interface PurgeSchedule {
   /** The Temporal schedule id, one per namespace. */
@@ -8,8 +11,8 @@ export interface PurgeSchedule {
   /** The workflow it starts (registered by the worker), with no arguments. */
   workflowType: string;
   taskQueue: string;
-  /** How often, e.g. '1h'. */
-  every: Duration;
+  /** How often, in minutes. */
+  everyMinutes: number;
 }
 
 /**
@@ -19,18 +22,27 @@ export interface PurgeSchedule {
  * the background.
  */
 export async function ensureSchedule(temporal: Client, schedule: PurgeSchedule, logger: Logger): Promise<void> {
-  const { scheduleId, workflowType, taskQueue, every } = schedule;
+  const { scheduleId, workflowType, taskQueue } = schedule;
+  const every = schedule.everyMinutes * 60_000;
+  const action = { type: 'startWorkflow' as const, workflowType, taskQueue, args: [] };
   for (let wait = 1000; ; wait = Math.min(wait * 2, 60_000)) {
     try {
-      await temporal.schedule.create({
-        scheduleId,
-        spec: { intervals: [{ every }] },
-        action: { type: 'startWorkflow', workflowType, taskQueue, args: [] },
-        policies: { overlap: 'SKIP' },
-      });
+      try {
+        await temporal.schedule.create({ scheduleId, spec: { intervals: [{ every }] }, action, policies: { overlap: 'SKIP' } });
+        return;
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      }
+      // It exists: a changed period (or task queue) in the settings is applied to it.
+      const handle = temporal.schedule.getHandle(scheduleId);
+      const current = await handle.describe();
+      const intervals = current.spec.intervals ?? [];
+      const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === taskQueue && current.action.workflowType === workflowType;
+      if (intervals.length === 1 && intervals[0]!.every === every && !current.spec.calendars?.length && sameQueue) return;
+      await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] }, action }));
+      logger.info({ scheduleId, everyMinutes: schedule.everyMinutes }, 'schedule updated to the configured period');
       return;
     } catch (err) {
-      if (err instanceof ScheduleAlreadyRunning) return;
       logger.warn({ err, scheduleId }, 'could not create a schedule; retrying');
       await new Promise((r) => setTimeout(r, wait));
     }

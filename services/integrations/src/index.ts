@@ -63,7 +63,7 @@ const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_
 await relay.start(config.DATABASE_URL);
 const dispatcher = new Dispatcher(db, delivery, sender, temporal, logger);
 await dispatcher.start(config.DATABASE_URL);
-void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, logger);
+void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, config.PURGE_INTERVAL_MINUTES, logger);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {

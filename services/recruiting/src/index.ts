@@ -32,7 +32,7 @@ const temporal = new Client({ connection: Connection.lazy({ address: config.TEMP
 const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
-void ensureSchedule(temporal, { scheduleId: 'purge-recruiting', workflowType: 'purgeRecruiting', taskQueue: config.TEMPORAL_TASK_QUEUE, every: '1h' }, logger);
+void ensureSchedule(temporal, { scheduleId: 'purge-recruiting', workflowType: 'purgeRecruiting', taskQueue: config.TEMPORAL_TASK_QUEUE, everyMinutes: config.PURGE_INTERVAL_MINUTES }, logger);
 // Every event in our outbox goes to the integrations service for webhook fan-out.
 const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(config.INTERNAL_TOKEN_KEYS));
 const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, relayTiming);

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { writeRuntimeInfo, RUNTIME_FILE } from '@hireloop/platform';
+import { runtimeFilePath, writeRuntimeInfo } from '@hireloop/platform';
 import { bootstrapDemo } from './bootstrap.js';
 import { prefixer, step, warn } from './log.js';
 import { DATA_DIR } from './paths.js';
@@ -9,8 +9,8 @@ import { onStopSignal } from './signals.js';
 import { ensureConsoleBuilt } from './console-build.js';
 
 // `npm start`: the whole platform on one machine, with embedded defaults.
-// Where the CLIs find this stack; a test of the launcher points it elsewhere.
-const runtimeFile = process.env['HIRELOOP_RUNTIME_FILE'] ?? RUNTIME_FILE;
+// Where the CLIs find this stack; a test of the launcher points it elsewhere (HIRELOOP_RUNTIME_FILE).
+const runtimeFile = runtimeFilePath();
 const quietPostgres = (line: string) => (/ready to accept|error|fatal/i.test(line) ? line : null);
 
 let stack: Stack | null = null;
