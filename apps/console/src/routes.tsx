@@ -17,6 +17,10 @@ export interface ConsoleRoute {
 
 export const routes: ConsoleRoute[] = [
   { path: 'keys', title: 'API keys', nav: true, load: () => import('./views/keys/KeysView.js') },
+  { path: 'flows', title: 'Hiring flows', nav: true, load: () => import('./views/flows/FlowsView.js') },
+  { path: 'flows/new', title: 'New hiring flow', load: () => import('./views/flows/FlowEditorView.js') },
+  { path: 'flows/:id', title: 'Pipeline', load: () => import('./views/flows/FlowBoardView.js') },
+  { path: 'flows/:id/edit', title: 'Edit hiring flow', load: () => import('./views/flows/FlowEditorView.js') },
 ];
 
 /** Where /console/ lands after login. */

@@ -296,6 +296,7 @@ export type ListCandidateEvaluationsQuery = z.infer<typeof ListCandidateEvaluati
 export const FlowId = prefixedId(ID_PREFIXES.flow);
 export const StageId = prefixedId(ID_PREFIXES.stage);
 export const StageKind = z.enum(['screen', 'ai_interview', 'review', 'offer']);
+export type StageKind = z.infer<typeof StageKind>;
 const MAX_STAGES = 20;
 
 export const HiringFlow = z

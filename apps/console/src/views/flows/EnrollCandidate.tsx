@@ -1,0 +1,65 @@
+// Enroll a candidate into a flow: find them by name or e-mail (candidates.list with `search`) and
+// pick one; the enrollment starts in the flow's first stage (flows.enroll).
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { CandidateSearch, type Candidate, type HiringFlow } from '@hireloop/contracts';
+import { errorCode, errorMessage, recruiting } from '../../trpc.js';
+import { QueryView } from '../../components/PageState.js';
+import { Field, useZodForm } from '../../components/Field.js';
+
+const SearchForm = z.object({ search: CandidateSearch });
+const RESULTS = 10;
+
+export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnrolled: (name: string) => void }) {
+  const queryClient = useQueryClient();
+  const form = useZodForm(SearchForm);
+  const [term, setTerm] = useState('');
+  const [search, setSearch] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState('');
+  const results = useQuery({ ...recruiting.candidates.list.queryOptions({ limit: RESULTS, search: search ?? '' }), enabled: search !== null });
+  const enroll = useMutation(recruiting.flows.enroll.mutationOptions({
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: recruiting.flows.enrollments.pathKey() }),
+  }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setRefusal('');
+    const input = form.validate({ search: term });
+    if (input) setSearch(input.search);
+  };
+  const pick = (candidate: Candidate) => {
+    setRefusal('');
+    enroll.mutate({ flowId: flow.id, body: { candidateId: candidate.id } }, {
+      onSuccess: () => onEnrolled(candidate.name),
+      onError: (error) => setRefusal(errorCode(error) === 'already_enrolled' ? `${candidate.name} is already in this flow.` : errorMessage(error)),
+    });
+  };
+  return (
+    <section className="card" aria-labelledby="enroll-title">
+      <h2 id="enroll-title">Enroll a candidate</h2>
+      <form className="enroll-search" role="search" onSubmit={submit} noValidate>
+        <Field label="Find a candidate" hint="Name or e-mail; each word matches the start of a word." error={form.errors['search']}>
+          {(p) => <input {...p} type="search" name="search" maxLength={200} autoComplete="off" value={term} onChange={(e) => setTerm(e.target.value)} />}
+        </Field>
+        <button type="submit" className="secondary">Search</button>
+      </form>
+      <p className="error" role="alert">{refusal}</p>
+      {search !== null && (
+        <QueryView query={results} isEmpty={(d) => d.items.length === 0} empty={`No candidate matches “${search}”.`} loading="Searching…">
+          {(data) => (
+            <ul className="enroll-results" aria-label="Matching candidates">
+              {data.items.map((c) => (
+                <li key={c.id}>
+                  <span><strong>{c.name}</strong> <span className="hint card-email">{c.email}</span></span>
+                  <button type="button" className="small" disabled={enroll.isPending} onClick={() => pick(c)} aria-label={`Enroll ${c.name}`}>Enroll</button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
+      )}
+      {search !== null && results.data?.nextCursor && <p className="hint">Only the first {RESULTS} matches are shown; add a word to narrow the search.</p>}
+    </section>
+  );
+}
+
