@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_idempotency.js';
+import * as m0002 from './0002_idempotency_subjects.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_idempotency': m0001,
+  '0002_idempotency_subjects': m0002,
 };

@@ -11,6 +11,8 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
   response_body: string | null;
+  /** Ids of the people (candidates, their interviews and enrollments) the stored response names: what erasure looks for. */
+  subject_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: ColumnType<Date, Date | undefined, Date>;
 }
 

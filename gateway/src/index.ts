@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { createDb, createLogger, createPool, databaseTimeouts, migrateDatabase, pingDb, SecretBox, serveUntilSignalled } from '@hireloop/platform';
-import { sealStoredResponses } from './api/idempotency.js';
+import { indexStoredSubjects, sealStoredResponses } from './api/idempotency.js';
 import { answerParserErrors } from './api/parser-errors.js';
 import { migrations } from '../migrations/index.js';
 import { createGatewayApp } from './app.js';
@@ -16,6 +16,8 @@ await migrateDatabase(config.DATABASE_URL, 'gateway', migrations, databaseTimeou
 const storedResponses = new SecretBox(config.STORED_RESPONSE_KEYS);
 const sealed = await sealStoredResponses(db, storedResponses);
 if (sealed > 0) logger.info({ sealed }, 'sealed idempotent responses stored in clear');
+const indexed = await indexStoredSubjects(db, storedResponses);
+if (indexed > 0) logger.info({ indexed }, 'recorded whom stored idempotent responses name, for erasure');
 
 const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL, integrations: config.INTEGRATIONS_URL };
 const services = createServiceClients(serviceUrls, config.INTERNAL_TOKEN_KEYS);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { startReceiver } from './webhook-receiver.js';
+import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 /**
  * The retention purges, end to end: aged rows are written straight into each service's tables,
@@ -77,6 +78,31 @@ describe('retention purges', () => {
     const seeded = await seedOutboxes('recruiting');
     await runSchedule('purge-recruiting');
     await assertOutboxesPurged('recruiting', seeded);
+  });
+
+  it('recruiting: answers and evaluation text past RETENTION_ANSWERS_DAYS (365) are scrubbed; scores stay, and recent interviews keep theirs', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const position = await newPosition(org.key);
+    const completed = async () => {
+      const i = await schedule(org.key, position.id);
+      await startInvite(tokenOf(i.inviteUrl));
+      await submitInvite(tokenOf(i.inviteUrl), [`An answer kept for a while ${tag}`, `Another answer ${tag}`]);
+      await eventually(async () => (await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key })).body.data?.status, (s) => s === 'completed', 60_000);
+      return i.id;
+    };
+    const old = await completed();
+    const recent = await completed();
+    await db.query(`update recruiting.interviews set completed_at = now() - interval '366 days' where id = $1`, [old]);
+    await runSchedule('purge-recruiting');
+    const evaluation = async (id: string) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
+    const scrubbed = await evaluation(old);
+    assert.equal(scrubbed.status, 'completed');
+    assert.equal(typeof scrubbed.overallScore, 'number');
+    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns], [[], null, [], []]);
+    assert.ok(scrubbed.competencies.every((c: { rationale: string; score: number }) => c.rationale === '' && c.score >= 1));
+    const kept = await evaluation(recent);
+    assert.equal(kept.answers.length, 2);
+    assert.ok(kept.summary);
   });
 
   it('integrations: relayed outbox rows past 24 h and delivery attempts past 30 days go, the rest stays', async () => {

@@ -42,7 +42,7 @@ describe('workflows whose first step fails', () => {
     const interviewId = newId(ID_PREFIXES.interview);
     const ran = await run('evaluateInterview', { interviewId, organizationId: orgId }, `evaluate:${interviewId}`);
     assert.deepEqual(ran, [
-      { activity: 'loadEvaluationInput', attempt: 1 },
+      { activity: 'evaluateAndSave', attempt: 1 },
       { activity: 'saveEvaluationFailure', attempt: 1 },
     ]);
   });

@@ -8,3 +8,4 @@ export { purgeIdentity } from './purge-identity.workflow.js';
 export { purgeGateway } from './purge-gateway.workflow.js';
 export { generateJobDescription } from './generate-job-description.workflow.js';
 export { processAtsEvent } from './process-ats-event.workflow.js';
+export { eraseCandidate } from './erase-candidate.workflow.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, SecretBox, sql, type Logger } from '@hireloop/platform';
-import { IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
+import { ID_PREFIXES, IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
@@ -72,7 +72,7 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
           ? db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute()
           : db
               .updateTable('gateway.idempotency_keys')
-              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers) })
+              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjectIdsOf(body) })
               .where((eb) => eb.and(id))
               .execute();
       store.then(
@@ -86,6 +86,28 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
     }) as typeof res.end;
     next();
   };
+}
+
+/**
+ * The ids of the people a response body names (a candidate, an interview, an enrollment): the
+ * erasure of a candidate deletes the stored responses that name one of theirs (PRODUCT.md §7).
+ */
+export function subjectIdsOf(body: string): string[] {
+  return [...new Set(Array.from(body.matchAll(PERSON_ID), (m) => m[1]!))];
+}
+const PERSON_ID = new RegExp(`"((?:${[ID_PREFIXES.candidate, ID_PREFIXES.interview, ID_PREFIXES.enrollment].join('|')})_[0-9A-Za-z]+)"`, 'g');
+
+/**
+ * Fills `subject_ids` of the records stored before it existed; run at every gateway start (cheap
+ * once done). Records are replayed for 24 h, so this closes the gap on upgrade.
+ */
+export async function indexStoredSubjects(db: GatewayDb, box: SecretBox): Promise<number> {
+  const rows = await db.selectFrom('gateway.idempotency_keys').select(['api_key_id', 'method', 'path', 'idempotency_key', 'response_body'])
+    .where('state', '=', 'completed').where('subject_ids', 'is', null).execute();
+  for (const { response_body: body, ...id } of rows) {
+    await db.updateTable('gateway.idempotency_keys').set({ subject_ids: subjectIdsOf(openStoredBody(box, body)) }).where((eb) => eb.and(id)).where('subject_ids', 'is', null).execute();
+  }
+  return rows.length;
 }
 
 /** A stored body: sealed, or (written before sealing, until sealStoredResponses ran) in clear. */

@@ -1,4 +1,4 @@
-import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery, UpdateCandidateBody } from '@hireloop/contracts';
+import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery, Task, UpdateCandidateBody } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { linkNextPage } from './pagination.js';
@@ -55,3 +55,18 @@ export const updateCandidate = apiProcedure
     const { id, ...change } = input;
     return { data: await ctx.recruiting.candidates.update.mutate({ id, change }) };
   });
+
+export const eraseCandidate = apiProcedure
+  .meta({
+    scope: 'admin',
+    successStatus: 202,
+    location: '/tasks/{id}',
+    openapi: {
+      method: 'DELETE', path: '/candidates/{id}', tags, summary: 'Erase a candidate (GDPR art. 17)', successDescription: 'The `candidate_erasure` task; poll the URL in `Location`', errorResponses: [404],
+      description:
+        'From this response on the candidate is 404 everywhere: the candidate, its interviews, their evaluations and invite pages; it is in no list. The task scrubs every copy of the person in every service (answers, evaluation text, enrollments, stored event payloads, outbox payloads, delivery-log excerpts, stored idempotent responses) and ends `succeeded`; then the event `candidate.erased` (the id only) is sent. Interviews stay as anonymous rows (status, times, scores) for aggregate counts only. Erasing an erased candidate answers 202 with the same task and changes nothing.',
+    },
+  })
+  .input(z.object({ id: CandidateId }).strict())
+  .output(envelope(Task))
+  .mutation(async ({ ctx, input }) => ({ data: await ctx.integrations.erasure.start.mutate({ candidateId: input.id }) }));

@@ -1,7 +1,7 @@
 import type { ProcedureMeta } from '@hireloop/platform';
 import { router } from './trpc.js';
 import { me } from './me.js';
-import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
+import { createCandidate, eraseCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
 import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
 import { cancelInterview, getEvaluation, getInterview, listInterviews, reviewEvaluation, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listFlowCandidates, listHiringFlows, moveFlowCandidate } from './hiring-flows.js';
@@ -20,6 +20,7 @@ export const restRouter = router({
   listCandidates,
   getCandidate,
   updateCandidate,
+  eraseCandidate,
   createPosition,
   listPositions,
   getPosition,

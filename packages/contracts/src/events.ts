@@ -5,6 +5,7 @@ export const EventType = z.enum([
   'webhook.ping',
   'candidate.created',
   'candidate.updated',
+  'candidate.erased',
   'position.created',
   'position.updated',
   'interview.scheduled',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ID_PREFIXES, Instant, int32, prefixedId, text, Timestamp, wellFormed } from './common.js';
 import { EventType } from './events.js';
-import { Failure, ListQuery, ModelName, PositionId } from './recruiting.js';
+import { CandidateId, Failure, ListQuery, ModelName, PositionId } from './recruiting.js';
 
 export const WebhookId = prefixedId(ID_PREFIXES.webhook);
 export const TaskId = prefixedId(ID_PREFIXES.task);
@@ -170,14 +170,24 @@ export const JobDescriptionResult = z.object({
 });
 export type JobDescriptionResult = z.infer<typeof JobDescriptionResult>;
 
+export const TaskKind = z.enum(['job_description', 'candidate_erasure']);
+export type TaskKind = z.infer<typeof TaskKind>;
+
+/** A succeeded `candidate_erasure`: every copy of the person's data is scrubbed (PRODUCT.md §7). */
+export const CandidateErasureResult = z
+  .object({ candidateId: CandidateId, erasedAt: Timestamp })
+  .meta({ id: 'CandidateErasureResult' });
+export type CandidateErasureResult = z.infer<typeof CandidateErasureResult>;
+
 export const Task = z
   .object({
     id: TaskId,
-    kind: z.literal('job_description'),
+    kind: TaskKind,
     status: TaskStatus,
-    result: JobDescriptionResult.extend({ model: ModelName }).nullable(),
+    result: z.union([JobDescriptionResult.extend({ model: ModelName }), CandidateErasureResult]).nullable(),
     error: Failure.nullable(),
-    positionId: PositionId.nullable(),
+    positionId: PositionId.nullable().describe('The position a `job_description` was made for'),
+    candidateId: CandidateId.nullable().describe('The candidate a `candidate_erasure` erases'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     completedAt: Timestamp.nullable(),

@@ -27,3 +27,4 @@ export * from './secret-box.js';
 export * from './event-invite-urls.js';
 export * from './sync.js';
 export * from './schedules.js';
+export * from './redaction.js';

@@ -3,6 +3,7 @@ import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_integrations.js';
 import * as m0004 from './0004_relay_leases.js';
 import * as m0005 from './0005_deliveries.js';
+import * as m0006 from './0006_erasure_tasks.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0003_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('integrations').execute(db)) },
   '0004_relay_leases': m0004,
   '0005_deliveries': m0005,
+  '0006_erasure_tasks': m0006,
 };

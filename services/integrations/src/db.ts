@@ -74,10 +74,12 @@ export interface DeliveryAttemptsTable {
 export interface TasksTable {
   id: string;
   organization_id: string;
-  kind: string;
+  kind: 'job_description' | 'candidate_erasure';
   status: 'queued' | 'running' | 'succeeded' | 'failed';
   input: Json<Record<string, unknown>>;
   position_id: string | null;
+  /** The candidate a `candidate_erasure` erases (one such task per candidate). */
+  candidate_id: ColumnType<string | null, string | null | undefined, string | null>;
   result: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   error: ColumnType<{ code: string; message: string } | null, string | null, string | null>;
   completed_at: Date | null;

@@ -4,7 +4,7 @@ import type { CursorCodec, EventInviteUrls, Kysely, Logger, SecretBox } from '@h
 import {
   AtsEventAccepted, AtsEventBody, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
   JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
-  UpdateWebhookBody, Webhook, WebhookId,
+  UpdateWebhookBody, Webhook, WebhookId, CandidateId,
 } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { IntegrationsDB } from './db.js';
@@ -18,6 +18,7 @@ import { attemptRetry } from './deliveries/retry-attempt.js';
 import { stopRetryWorkflows } from './deliveries/cancel.js';
 import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
+import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, markTaskRunning, toTask } from './tasks/tasks.queries.js';
 import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.queries.js';
 import { AppError } from '@hireloop/platform';
@@ -115,10 +116,31 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       /** Console: write a succeeded job description into the task's position. */
       applyToPosition: orgProcedure.input(z.object({ id: TaskId })).output(Position).mutation(async ({ ctx, input }) => {
         const task = toTask(await getTaskRow(db, ctx.org, input.id));
-        if (task.status !== 'succeeded' || !task.result) throw new AppError('conflict', `Task ${task.id} has not succeeded.`);
+        if (task.status !== 'succeeded' || !task.result || !('markdown' in task.result)) throw new AppError('conflict', `Task ${task.id} has not succeeded.`);
         if (!task.positionId) throw new AppError('conflict', `Task ${task.id} was not made for a position.`);
         return recruiting.forOrganization(ctx.org).positions.applyJobDescription.mutate({ id: task.positionId, description: task.result.markdown });
       }),
+    }),
+    erasure: router({
+      /** DELETE /candidates/{id}: the candidate is 404 from now on; the answer is its `candidate_erasure` task. */
+      start: orgProcedure.input(z.object({ candidateId: CandidateId })).output(Task).mutation(({ ctx, input }) => startCandidateErasure(db, recruiting, ctx.org, input.candidateId)),
+      /** The workflow's steps (ids in, ids and counts out: they sit in its history). */
+      begin: systemOrgProcedure
+        .input(z.object({ candidateId: CandidateId }))
+        .output(z.object({ taskId: TaskId }))
+        .mutation(async ({ ctx, input }) => {
+          const task = await ensureErasureTask(db, ctx.org, input.candidateId);
+          await markTaskRunning(db, ctx.org, task.id);
+          return { taskId: task.id };
+        }),
+      scrub: systemOrgProcedure
+        .input(z.object({ candidateId: CandidateId, relatedIds: z.array(z.string().max(100)).max(10_000) }))
+        .output(z.object({ events: z.number().int(), outbox: z.number().int(), excerpts: z.number().int(), atsEvents: z.number().int() }))
+        .mutation(({ ctx, input }) => scrubErasedPerson(db, ctx.org, input.candidateId, [input.candidateId, ...input.relatedIds])),
+      finish: systemOrgProcedure
+        .input(z.object({ candidateId: CandidateId }))
+        .output(z.object({ taskId: TaskId }))
+        .mutation(async ({ ctx, input }) => ({ taskId: (await finishCandidateErasure(db, ctx.org, input.candidateId)).id })),
     }),
     ats: router({
       accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, delivery.taskQueue, ctx.org, input)),

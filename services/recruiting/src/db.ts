@@ -12,6 +12,8 @@ export interface CandidatesTable {
   source: Generated<string>;
   external_id: string | null;
   metadata: Json<Record<string, string>>;
+  /** Set by DELETE /candidates/{id}: from then on the candidate and its interviews are 404. */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

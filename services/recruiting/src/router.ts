@@ -9,6 +9,8 @@ import {
 import { SCHEMA, type RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates/candidates.queries.js';
+import { eraseCandidate, scrubErasedCandidate } from './candidates/erasure.js';
+import { scrubExpiredAnswers } from './interviews/interview-content.js';
 import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition, updatePosition } from './positions/positions.queries.js';
 import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
@@ -46,6 +48,16 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(z.object({ id: CandidateId, change: UpdateCandidateBody }))
         .output(Candidate)
         .mutation(({ ctx, input }) => updateCandidate(db, ctx.org, input.id, input.change)),
+      /** DELETE /candidates/{id}: 404 from now on, and the `erase:<id>` workflow queued (called by integrations' erasure task). */
+      erase: orgProcedure
+        .input(ById(CandidateId))
+        .output(z.object({ candidateId: CandidateId, erasedAt: z.string() }))
+        .mutation(({ ctx, input }) => eraseCandidate(db, deps.taskQueue, ctx.org, input.id)),
+      /** The erasure workflow's recruiting step; ids out only (they sit in the workflow history). */
+      scrubErased: systemOrgProcedure
+        .input(ById(CandidateId))
+        .output(z.object({ interviewIds: z.array(InterviewId), enrollmentIds: z.array(z.string()), outbox: z.number().int() }))
+        .mutation(({ ctx, input }) => scrubErasedCandidate(db, ctx.org, input.id)),
     }),
     positions: router({
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
@@ -131,10 +143,16 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     }),
     invites: inviteRouter(db, tokens, deps.taskQueue, deps.retentionAnswersDays),
     retention: router({
-      /** The retention purge of relayed outbox rows, run hourly by the `purge-recruiting` Temporal schedule. */
+      /**
+       * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past
+       * OUTBOX_RETENTION_HOURS, and answers and evaluation text past RETENTION_ANSWERS_DAYS.
+       */
       purge: systemProcedure
-        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int() }))
-        .mutation(() => purgeRelayedOutboxes(db, SCHEMA, deps.outboxRetentionHours)),
+        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int(), answers: z.number().int() }))
+        .mutation(async () => ({
+          ...(await purgeRelayedOutboxes(db, SCHEMA, deps.outboxRetentionHours)),
+          answers: await scrubExpiredAnswers(db, deps.retentionAnswersDays),
+        })),
     }),
     ats: router({
       /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */

@@ -11,14 +11,16 @@ export interface EvaluationDeps {
 /** Activities of the interview evaluation workflow, built from their dependencies. */
 export function createEvaluationActivities({ recruiting, ai }: EvaluationDeps) {
   return {
-    async loadEvaluationInput(args: { organizationId: string; interviewId: string }): Promise<EvaluationInput> {
-      return serviceCall(() => recruiting.forOrganization(args.organizationId).evaluations.input.query({ interviewId: args.interviewId }));
-    },
-    async generateEvaluation(input: EvaluationInput): Promise<{ result: EvaluationResult; model: string }> {
-      return { result: await ai.evaluateInterview(input), model: ai.model };
-    },
-    async saveEvaluation(args: { organizationId: string; interviewId: string; result: EvaluationResult; model: string }): Promise<void> {
-      await serviceCall(() => recruiting.forOrganization(args.organizationId).evaluations.complete.mutate({ interviewId: args.interviewId, result: args.result, model: args.model }));
+    /**
+     * Loads the answers, asks the AI and stores its evaluation, in one activity: the answers, the
+     * candidate's name and the evaluation text never pass through the workflow, whose history
+     * outlives an erasure (PRODUCT.md §8, §10). A retry asks the AI again; storing is idempotent.
+     */
+    async evaluateAndSave(args: { organizationId: string; interviewId: string }): Promise<void> {
+      const client = recruiting.forOrganization(args.organizationId);
+      const input: EvaluationInput = await serviceCall(() => client.evaluations.input.query({ interviewId: args.interviewId }));
+      const result: EvaluationResult = await ai.evaluateInterview(input);
+      await serviceCall(() => client.evaluations.complete.mutate({ interviewId: args.interviewId, result, model: ai.model }));
     },
     async saveEvaluationFailure(args: { organizationId: string; interviewId: string; code: string; message: string }): Promise<void> {
       await serviceCall(() =>

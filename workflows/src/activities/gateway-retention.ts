@@ -7,7 +7,7 @@ export interface GatewayRetentionDeps {
 }
 
 /**
- * The purge of the gateway's idempotency records (gateway.idempotency_keys). The gateway has no
+ * The purge of the gateway's idempotency records (gateway.idempotency_keys), and their erasure. The gateway has no
  * RPC surface and no Temporal client, so this activity runs it with the gateway's database role:
  * it can touch no other schema. Records are replayed for 24 h, so the retention is at least that.
  */
@@ -18,6 +18,14 @@ export function createGatewayRetentionActivities({ gatewayDatabaseUrl, retention
     async purgeIdempotencyKeys(): Promise<{ idempotencyKeys: number }> {
       const condition = sql`created_at < now() - make_interval(hours => ${retentionHours})`;
       return { idempotencyKeys: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition) };
+    },
+    /**
+     * Erasure's gateway step: stored idempotent responses that name one of the person's ids go
+     * (a retry with the same Idempotency-Key then runs again, as after the 24 h replay window).
+     */
+    async eraseStoredResponses(args: { ids: string[] }): Promise<{ storedResponses: number }> {
+      const condition = sql`subject_ids && ${args.ids}::text[]`;
+      return { storedResponses: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition) };
     },
   };
 }

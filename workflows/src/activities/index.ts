@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import { createIdentityClient } from '@hireloop/identity/client';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
@@ -9,6 +10,7 @@ import { createDeliveryActivities } from './webhook-delivery.js';
 import { createJobDescriptionActivities } from './job-description.js';
 import { createAtsActivities } from './ats-events.js';
 import { createRetentionActivities } from './retention.js';
+import { createErasureActivities } from './erasure.js';
 
 /** Every activity the worker registers, wired to its dependencies once per process. */
 export function createActivities(config: WorkerConfig) {
@@ -18,13 +20,17 @@ export function createActivities(config: WorkerConfig) {
   const gatewayDb = gatewayDatabaseUrl(config);
   const gatewayRetention: Partial<GatewayRetentionActivities> = gatewayDb
     ? createGatewayRetentionActivities({ gatewayDatabaseUrl: gatewayDb, retentionHours: config.IDEMPOTENCY_RETENTION_HOURS })
-    : {};
+    : {
+        // Without the gateway's role an erasure cannot reach its stored responses: it fails rather than claim success.
+        eraseStoredResponses: () => Promise.reject(ApplicationFailure.nonRetryable('The worker has no GATEWAY_DATABASE_URL: stored idempotent responses cannot be erased.', 'gateway_unreachable')),
+      };
   return {
     ...gatewayRetention,
     ...createEvaluationActivities({ recruiting, ai }),
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
+    ...createErasureActivities({ integrations, recruiting }),
     ...createRetentionActivities({ identity: createIdentityClient(config.IDENTITY_URL, config.INTERNAL_TOKEN_KEYS), recruiting }),
   };
 }

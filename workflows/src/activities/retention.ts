@@ -9,7 +9,7 @@ export interface RetentionDeps {
 /** Retention purges: each owning service deletes from its own schema, as its own database role. */
 export function createRetentionActivities({ identity, recruiting }: RetentionDeps) {
   return {
-    /** Relayed rows of recruiting's outbox and workflow outbox past OUTBOX_RETENTION_HOURS. */
+    /** Relayed rows of recruiting's outboxes past OUTBOX_RETENTION_HOURS; answers and evaluation text past RETENTION_ANSWERS_DAYS. */
     async purgeRecruitingOutboxes() {
       return recruiting.system.retention.purge.mutate();
     },

@@ -6,11 +6,12 @@ import { SCHEMA, type Db, type IntegrationsDB, type TasksTable } from '../db.js'
 export function toTask(row: Selectable<TasksTable>): Task {
   return {
     id: row.id,
-    kind: 'job_description',
+    kind: row.kind,
     status: row.status,
     result: row.result as Task['result'],
     error: row.error,
     positionId: row.position_id,
+    candidateId: row.candidate_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,

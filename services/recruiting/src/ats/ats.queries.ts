@@ -32,6 +32,7 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
     .where('organization_id', '=', organizationId)
     .where('source', '=', source)
     .where('external_id', '=', c.externalId)
+    .where('erased_at', 'is', null)
     .executeTakeFirst();
   if (bySource) {
     if (update && (c.name || c.email)) {

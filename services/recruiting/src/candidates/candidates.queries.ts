@@ -21,12 +21,13 @@ export async function findCandidateByEmail(db: Db, organizationId: string, email
     .selectFrom('recruiting.candidates')
     .selectAll()
     .where('organization_id', '=', organizationId)
+    .where('erased_at', 'is', null)
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
 }
 
 export async function getCandidate(db: Db, organizationId: string, id: string): Promise<Candidate> {
-  const row = await db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).where('erased_at', 'is', null).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No candidate ${id}.`);
   return toCandidate(row);
 }
@@ -105,6 +106,7 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
     .selectAll()
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
+    .where('erased_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
   if (!current) throw new AppError('not_found', `No candidate ${id}.`);
@@ -173,7 +175,8 @@ export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string
 export async function listCandidates(db: Db, codec: CursorCodec, organizationId: string, query: SearchCandidatesQuery, syncLagMs: number) {
   const { limit, cursor, ...filters } = query;
   const context = { list: 'candidates', organizationId, filters };
-  let q = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId);
+  // Erased candidates are in no list; their tombstone is the `candidate.erased` event (PRODUCT.md §5).
+  let q = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId).where('erased_at', 'is', null);
   if (filters.email) q = q.where((eb) => eb(eb.fn('lower', ['email']), '=', filters.email!.toLowerCase()));
   if (filters.externalId) q = q.where('external_id', '=', filters.externalId);
   if (filters.createdAfter) q = q.where('created_at', '>', new Date(filters.createdAfter));

@@ -77,7 +77,9 @@ export async function listEnrollments(db: Db, codec: CursorCodec, organizationId
     .selectAll('e')
     .select(['e.enrolled_at as created_at', 'c.email as candidate_email', 'c.name as candidate_name'])
     .where('e.organization_id', '=', organizationId)
-    .where('e.flow_id', '=', flowId);
+    .where('e.flow_id', '=', flowId)
+    // An erased candidate's enrollment stays as an anonymous row, out of every list (PRODUCT.md §7).
+    .where('c.erased_at', 'is', null);
   if (filters.stageId) q = q.where('e.stage_id', '=', filters.stageId);
   if (filters.status) q = q.where('e.status', '=', filters.status);
   if (cursor) q = q.where(olderThan(codec.decode(cursor, context), 'e', 'enrolled_at'));
@@ -104,6 +106,7 @@ export function moveEnrollment(db: Kysely<RecruitingDB>, tokens: InviteTokens, o
       .where('organization_id', '=', organizationId)
       .where('flow_id', '=', flow.id)
       .where('id', '=', enrollmentId)
+      .where((eb) => eb.exists(eb.selectFrom('recruiting.candidates as c').select('c.id').whereRef('c.id', '=', 'recruiting.enrollments.candidate_id').where('c.erased_at', 'is', null)))
       .forUpdate()
       .executeTakeFirst();
     if (!row) throw new AppError('not_found', `No enrollment ${enrollmentId} in ${flow.id}.`);

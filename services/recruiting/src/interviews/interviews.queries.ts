@@ -12,11 +12,15 @@ export type InterviewRow = Selectable<InterviewsTable> & { candidate_email: stri
 
 const DAY_MS = 86_400_000;
 
-/** Columns of an interview with its candidate's e-mail and name, for every read. */
+/**
+ * Columns of an interview with its candidate's e-mail and name, for every read. The interviews
+ * of an erased candidate are in none (PRODUCT.md §7: 404 in the API, the invite page included).
+ */
 export function selectInterviews(db: Db) {
   return db
     .selectFrom('recruiting.interviews as i')
     .innerJoin('recruiting.candidates as c', 'c.id', 'i.candidate_id')
+    .where('c.erased_at', 'is', null)
     .selectAll('i')
     .select(['c.email as candidate_email', 'c.name as candidate_name']);
 }

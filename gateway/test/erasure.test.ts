@@ -1,0 +1,235 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
+import { assertError, unique } from './api-assertions.js';
+import { newPosition, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
+import { payloadTexts } from './temporal-history.js';
+import { startReceiver } from './webhook-receiver.js';
+
+type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
+
+/**
+ * DELETE /candidates/{id} (PRODUCT.md §7, CLARIFICATIONS "Erasure and sync"), end to end: a person
+ * who came in through an ATS event, was interviewed (with an Idempotency-Key), answered, was
+ * evaluated and reviewed, and was enrolled in a flow, is erased; then their name, e-mail, answers,
+ * evaluation text and the reviewer's note are looked for in every table of every schema, in the
+ * Temporal histories of the organization's workflows, in the events the API and webhooks give,
+ * and in the processes' logs of this run.
+ */
+describe('DELETE /api/v1/candidates/{id}: erasure', () => {
+  const tag = unique();
+  const person = { name: `Ottoline Erasable ${tag}`, email: `erase-${tag}@example.com` };
+  const answers = [`My answer one ${tag} about distributed queues`, `My answer two ${tag} about a hard bug`];
+  const note = `Reviewer note about the person ${tag}`;
+  const idemKey = `erasure-${tag}`;
+  let org: Org;
+  let other: Org;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let db: pg.Client;
+  let connection: Connection;
+  let temporal: Client;
+  let candidateId: string;
+  let interview: { id: string; inviteUrl: string };
+  let enrollmentId: string;
+  let flowId: string;
+  let task: { id: string; kind: string; status: string; candidateId: string | null };
+  let scoreBefore: number;
+
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    other = await newOrganizationWithKey(['read', 'write', 'admin']);
+    receiver = await startReceiver();
+    db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+    connection = await Connection.connect({ address: testEnv().temporalAddress });
+    temporal = new Client({ connection });
+    const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: receiver.url, events: ['*'] } });
+    assert.equal(hook.status, 201, hook.text);
+
+    // The person arrives from an ATS, so integrations stores the ATS payload with their details.
+    const ats = await call('POST', '/api/v1/ats/events', {
+      key: org.key,
+      body: { source: 'greenhouse', eventId: `ev-${tag}`, type: 'candidate.created', occurredAt: new Date().toISOString(), candidate: { externalId: `gh-${tag}`, email: person.email, name: person.name } },
+    });
+    assert.equal(ats.status, 202, ats.text);
+    const found = await eventually(() => call('GET', `/api/v1/candidates?email=${encodeURIComponent(person.email)}`, { key: org.key }), (r) => r.body.data?.length === 1, 30_000);
+    candidateId = found.body.data[0].id;
+
+    const position = await newPosition(org.key);
+    const scheduled = await call('POST', '/api/v1/interviews', { key: org.key, body: { positionId: position.id, candidate: { email: person.email } }, headers: { 'idempotency-key': idemKey } });
+    assert.equal(scheduled.status, 201, scheduled.text);
+    interview = scheduled.body.data;
+    const token = tokenOf(interview.inviteUrl);
+    assert.equal((await startInvite(token)).status, 303);
+    assert.equal((await submitInvite(token, answers)).status, 303);
+    const evaluation = await eventually(
+      async () => (await call('GET', `/api/v1/interviews/${interview.id}/evaluation`, { key: org.key })).body.data,
+      (e) => e?.status === 'completed',
+      60_000,
+    );
+    scoreBefore = evaluation.overallScore;
+    const review = await call('POST', `/api/v1/interviews/${interview.id}/evaluation/review`, { key: org.key, body: { decision: 'advance', note } });
+    assert.equal(review.status, 200, review.text);
+
+    const flow = await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys)
+      .forOrganization(org.organization.id)
+      .flows.create.mutate({ name: `Flow ${tag}`, stages: [{ name: 'Screen', kind: 'screen' }] });
+    flowId = flow.id;
+    const enrolled = await call('POST', `/api/v1/hiring-flows/${flow.id}/candidates`, { key: org.key, body: { candidateId } });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    enrollmentId = enrolled.body.data.id;
+    // Every event about the person has reached the event store (and the receiver) before the erasure.
+    await eventually(async () => receiver.of('hiring_flow.candidate_enrolled').length + receiver.of('evaluation.reviewed').length, (n) => n >= 2, 30_000);
+
+    // The scan below finds the person before the erasure (so it can fail after it).
+    const before = await tablesHolding(needles);
+    for (const table of ['recruiting.candidates', 'recruiting.interviews', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events']) {
+      assert.ok(before.includes(table), `${table} holds the person before the erasure (found in ${before.join(', ')})`);
+    }
+
+    const erased = await call('DELETE', `/api/v1/candidates/${candidateId}`, { key: org.key });
+    assert.equal(erased.status, 202, erased.text);
+    task = erased.body.data;
+    assert.equal(erased.headers.get('location'), `/api/v1/tasks/${task.id}`);
+  });
+
+  const needles = [person.name, person.email, ...answers, note];
+
+  /** Every table of every schema (an information_schema walk) with a row whose text holds one of `texts`. */
+  async function tablesHolding(texts: string[]): Promise<string[]> {
+    const tables = (await db.query<{ schema: string; table: string }>(
+      `select table_schema as schema, table_name as table from information_schema.tables
+       where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
+    )).rows;
+    assert.ok(['recruiting', 'integrations', 'gateway', 'identity'].every((schema) => tables.some((t) => t.schema === schema)));
+    const holding: string[] = [];
+    for (const { schema, table } of tables) {
+      const q = `select count(*)::int as n from ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} t where lower(t::text) like any($1::text[])`;
+      const n = (await db.query(q, [texts.map((n) => `%${n.toLowerCase()}%`)])).rows[0].n;
+      if (n > 0) holding.push(`${schema}.${table}`);
+    }
+    return holding;
+  }
+
+  after(async () => {
+    await receiver.close();
+    await db.end();
+    await connection.close();
+  });
+
+  it('answers 202 with a candidate_erasure task for the candidate', () => {
+    assert.equal(task.kind, 'candidate_erasure');
+    assert.equal(task.candidateId, candidateId);
+    assert.ok(['queued', 'running', 'succeeded'].includes(task.status), task.status);
+  });
+
+  it('is 404 everywhere from that response on: the candidate, its interview, its evaluation, the invite page; and in no list', async () => {
+    const key = org.key;
+    assertError(await call('GET', `/api/v1/candidates/${candidateId}`, { key }), 404, 'not_found');
+    assertError(await call('PATCH', `/api/v1/candidates/${candidateId}`, { key, body: { name: 'Again' } }), 404, 'not_found');
+    assertError(await call('GET', `/api/v1/interviews/${interview.id}`, { key }), 404, 'not_found');
+    assertError(await call('GET', `/api/v1/interviews/${interview.id}/evaluation`, { key }), 404, 'not_found');
+    assertError(await call('DELETE', `/api/v1/interviews/${interview.id}`, { key }), 404, 'not_found');
+    const page = await fetch(`${testEnv().gatewayUrl}${new URL(interview.inviteUrl).pathname}`);
+    assert.equal(page.status, 404);
+    assert.deepEqual((await call('GET', `/api/v1/candidates?email=${encodeURIComponent(person.email)}`, { key })).body.data, []);
+    assert.ok(!(await call('GET', '/api/v1/candidates?limit=100', { key })).body.data.some((c: { id: string }) => c.id === candidateId));
+    assert.deepEqual((await call('GET', `/api/v1/interviews?candidateId=${candidateId}`, { key })).body.data, []);
+    const sync = await call('GET', '/api/v1/candidates?updatedAfter=2000-01-01T00:00:00Z&limit=100', { key });
+    assert.ok(!sync.body.data.some((c: { id: string }) => c.id === candidateId), 'not in the updatedAfter walk either: the tombstone is the event');
+    assertError(await call('POST', `/api/v1/hiring-flows/${flowId}/candidates`, { key, body: { candidateId } }), 404, 'not_found');
+    assert.deepEqual((await call('GET', `/api/v1/hiring-flows/${flowId}/candidates`, { key })).body.data, []);
+    assertError(await call('PATCH', `/api/v1/hiring-flows/${flowId}/candidates/${enrollmentId}`, { key, body: { status: 'withdrawn' } }), 404, 'not_found');
+  });
+
+  it('another organization\'s candidate is 404, and nothing happens to it', async () => {
+    assertError(await call('DELETE', `/api/v1/candidates/${candidateId}`, { key: other.key }), 404, 'not_found');
+    const mine = await call('POST', '/api/v1/candidates', { key: other.key, body: { email: `other-${tag}@example.com`, name: 'Not Erased' } });
+    assertError(await call('DELETE', `/api/v1/candidates/${mine.body.data.id}`, { key: org.key }), 404, 'not_found');
+    assert.equal((await call('GET', `/api/v1/candidates/${mine.body.data.id}`, { key: other.key })).status, 200);
+    assertError(await call('DELETE', '/api/v1/candidates/cand_0000000000000000000000', { key: org.key }), 404, 'not_found');
+  });
+
+  it('the task succeeds, and the webhook and GET /events get candidate.erased with the id only', async () => {
+    const done = await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data, (t) => t?.status === 'succeeded' || t?.status === 'failed', 60_000);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    assert.equal(done.result.candidateId, candidateId);
+    const delivered = await eventually(async () => receiver.of('candidate.erased'), (r) => r.length >= 1, 30_000);
+    assert.deepEqual(delivered[0]!.event.data, { id: candidateId });
+    const events = await call('GET', '/api/v1/events?type=candidate.erased', { key: org.key });
+    assert.deepEqual(events.body.data.map((e: { data: unknown }) => e.data), [{ id: candidateId }]);
+  });
+
+  it('erasing twice is a no-op: 202 with the same task, and no second candidate.erased', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const again = await call('DELETE', `/api/v1/candidates/${candidateId}`, { key: org.key });
+    assert.equal(again.status, 202, again.text);
+    assert.equal(again.body.data.id, task.id);
+    assert.equal(again.body.data.status, 'succeeded');
+    const events = await call('GET', '/api/v1/events?type=candidate.erased', { key: org.key });
+    assert.equal(events.body.data.length, 1);
+  });
+
+  it('the stored events of the person keep their type and ids only, in the events list and for replays', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const list = await call('GET', '/api/v1/events?limit=100', { key: org.key });
+    const scheduledEvent = list.body.data.find((e: { type: string; data: { id?: string } }) => e.type === 'interview.scheduled' && e.data.id === interview.id);
+    assert.deepEqual(scheduledEvent.data, { id: interview.id, candidate: { id: candidateId }, positionId: scheduledEvent.data.positionId, redacted: true });
+    const enrolledEvent = list.body.data.find((e: { type: string }) => e.type === 'hiring_flow.candidate_enrolled');
+    assert.equal(enrolledEvent.data.id, enrollmentId);
+    assert.equal(enrolledEvent.data.redacted, true);
+  });
+
+  it('counts and scores of the interview remain, as anonymous rows', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const row = (await db.query(
+      `select i.status, i.answers, e.overall_score, e.summary, e.review_decision, e.review_note from recruiting.interviews i join recruiting.evaluations e on e.interview_id = i.id where i.id = $1`,
+      [interview.id],
+    )).rows[0];
+    assert.deepEqual(row, { status: 'completed', answers: null, overall_score: scoreBefore, summary: null, review_decision: 'advance', review_note: null });
+    assert.equal((await db.query('select count(*)::int as n from recruiting.enrollments where id = $1', [enrollmentId])).rows[0].n, 1);
+    assert.equal((await db.query('select count(*)::int as n from gateway.idempotency_keys where idempotency_key = $1', [idemKey])).rows[0].n, 0, 'the stored response of POST /interviews is gone');
+  });
+
+  it('the person appears nowhere: every table of every schema, the Temporal histories, events, webhook deliveries, the logs', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    assert.deepEqual(await tablesHolding(needles), [], 'tables still holding the person');
+
+    const histories: string[] = [];
+    for await (const wf of temporal.workflow.list({ query: `OrganizationId = '${org.organization.id}'` })) {
+      const text = payloadTexts(await temporal.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()).join('\n').toLowerCase();
+      histories.push(wf.workflowId);
+      for (const needle of needles) assert.ok(!text.includes(needle.toLowerCase()), `the history of ${wf.workflowId} holds "${needle}"`);
+    }
+    assert.ok(histories.some((id) => id === `erase:${candidateId}`), `the erasure workflow is among ${histories.join(', ')}`);
+    assert.ok(histories.some((id) => id === `evaluate:${interview.id}`));
+
+    const events = JSON.stringify((await call('GET', '/api/v1/events?limit=100', { key: org.key })).body).toLowerCase();
+    for (const needle of needles) assert.ok(!events.includes(needle.toLowerCase()), `GET /events holds "${needle}"`);
+    const hook = (await call('GET', '/api/v1/webhooks', { key: org.key })).body.data[0];
+    const attempts = JSON.stringify((await call('GET', `/api/v1/webhooks/${hook.id}/deliveries?limit=100`, { key: org.key })).body).toLowerCase();
+    for (const needle of needles) assert.ok(!attempts.includes(needle.toLowerCase()), `the delivery log holds "${needle}"`);
+
+    const logFile = process.env['TEST_DATA_DIR'] ? join(process.env['TEST_DATA_DIR'], 'stack.log') : null;
+    if (logFile) {
+      const logs = readFileSync(logFile, 'utf8').toLowerCase();
+      for (const needle of needles) assert.ok(!logs.includes(needle.toLowerCase()), `the processes' logs hold "${needle}"`);
+    }
+  });
+
+  it('a replay after the erasure delivers the redacted payloads', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const hook = (await call('GET', '/api/v1/webhooks', { key: org.key })).body.data[0];
+    const before = receiver.received.length;
+    const replay = await call('POST', `/api/v1/webhooks/${hook.id}/replay`, { key: org.key, body: { since: new Date(Date.now() - 3_600_000).toISOString(), types: ['interview.scheduled'] } });
+    assert.equal(replay.status, 202, replay.text);
+    const replayed = await eventually(async () => receiver.received.slice(before).filter((r) => r.event.type === 'interview.scheduled'), (r) => r.length >= 1, 30_000);
+    assert.deepEqual(replayed[0]!.event.data, { id: interview.id, candidate: { id: candidateId }, positionId: replayed[0]!.event.data.positionId, redacted: true });
+    for (const needle of [person.name, person.email]) assert.ok(!replayed[0]!.body.includes(needle));
+  });
+});
