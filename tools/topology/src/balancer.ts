@@ -25,7 +25,7 @@ function attach(client: Socket, upstream: Socket): void {
   upstream.on('error', end).on('close', end);
 }
 
-export async function startBalancer(backendPorts: () => number[], host = '127.0.0.1'): Promise<Balancer> {
+export async function startBalancer(backendPorts: () => number[], listenPort = 0, host = '127.0.0.1'): Promise<Balancer> {
   const connections = new Map<number, number>();
   const sockets = new Set<Socket>();
   let next = 0;
@@ -53,7 +53,10 @@ export async function startBalancer(backendPorts: () => number[], host = '127.0.
     };
     tryBackend(0);
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listenPort, host, resolve);
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {

@@ -84,9 +84,21 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   };
   try {
     const secrets = localSecrets(options.dataDir);
+    // Every port up front and each once: a port picked later (a balancer's) could be one already
+    // promised to a process that has not started listening yet.
+    const taken = new Set<number>();
+    const freshPort = async () => {
+      for (;;) {
+        const port = await freePort();
+        if (!taken.has(port)) {
+          taken.add(port);
+          return port;
+        }
+      }
+    };
 
     // One Postgres, each service under its own role.
-    const pgPort = await freePort();
+    const pgPort = await freshPort();
     const startPostgres = () => startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: pgPort, fast: true, onLog: (l) => log('postgres', l) });
     let postgres: PostgresHandle | null = await startPostgres();
     const databaseUrl = postgres.url;
@@ -98,8 +110,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
     // The Temporal dev server.
     const cli = await findOrInstallTemporalCli(process.env['TEMPORAL_CLI']);
-    const tPort = await freePort();
-    const uiPort = await freePort();
+    const tPort = await freshPort();
+    const uiPort = await freshPort();
     const startTemporal = () => startTemporalDevServer({ cli, dataDir: join(options.dataDir, 'temporal'), port: tPort, uiPort, log: (l) => log('temporal', l) });
     let temporal: TemporalHandle | null = await startTemporal();
     cleanups.push(async () => {
@@ -109,7 +121,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
     // Ports first, so every process knows every address; a balancer per service.
     const ports = new Map<string, number>();
-    for (const p of PROCESSES) for (let i = 1; i <= instances; i++) ports.set(`${p.name}-${i}`, await freePort());
+    for (const p of PROCESSES) for (let i = 1; i <= instances; i++) ports.set(`${p.name}-${i}`, await freshPort());
+    const balancerPorts = new Map<string, number>();
+    for (const role of SERVICE_ROLES) balancerPorts.set(role, await freshPort());
     const env: Record<string, string> = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -123,7 +137,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     for (const role of SERVICE_ROLES) {
       const spec = PROCESSES.find((p) => p.name === role)!;
       const backendPorts = Array.from({ length: instances }, (_, i) => ports.get(`${role}-${i + 1}`)!);
-      balancers[role] = await startBalancer(() => backendPorts);
+      balancers[role] = await startBalancer(() => backendPorts, balancerPorts.get(role));
       cleanups.push(balancers[role].close);
       serviceUrls[role] = balancers[role].url;
       if ('urlEnv' in spec) env[spec.urlEnv] = balancers[role].url;
