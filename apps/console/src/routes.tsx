@@ -17,6 +17,9 @@ export interface ConsoleRoute {
 
 export const routes: ConsoleRoute[] = [
   { path: 'keys', title: 'API keys', nav: true, load: () => import('./views/keys/KeysView.js') },
+  { path: 'interviews', title: 'Interviews', nav: true, load: () => import('./views/interviews/InterviewsView.js') },
+  { path: 'interviews/new', title: 'Schedule an interview', load: () => import('./views/interviews/ScheduleInterview.js') },
+  { path: 'interviews/:id', title: 'Interview', load: () => import('./views/interviews/InterviewDetail.js') },
   { path: 'flows', title: 'Hiring flows', nav: true, load: () => import('./views/flows/FlowsView.js') },
   { path: 'flows/new', title: 'New hiring flow', load: () => import('./views/flows/FlowEditorView.js') },
   { path: 'flows/:id', title: 'Pipeline', load: () => import('./views/flows/FlowBoardView.js') },

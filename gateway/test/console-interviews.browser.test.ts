@@ -1,0 +1,151 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { call, eventually, newKey } from '@hireloop/devstack/testing';
+import { checkView, launchBrowser, logIn, newConsoleUser, openPage, openView, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { newPosition, schedule, uniqueEmail } from './interview-helpers.js';
+
+/**
+ * Issue 10, journey 2 (and issue 11 item 2 in the console): a recruiter schedules an interview in
+ * the console, the candidate takes it through the invite URL the console shows, the stack's
+ * OpenAI-compatible server evaluates it, and the recruiter sees the scorecard and records a
+ * decision as themself; cancelling with a reason and the status filter too; every Interviews view
+ * at 1280 and 390 px with no horizontal overflow and no page error.
+ */
+describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () => {
+  let browser: Browser;
+  let user: ConsoleUser;
+  let key: string;
+  let positionId: string;
+  const TITLE = 'Platform Engineer';
+  const ANSWERS = ['I keep the deploy pipeline boring and fast.', 'Measure first, then remove the slowest step.'];
+
+  before(async () => {
+    browser = await launchBrowser();
+    user = await newConsoleUser();
+    key = (await newKey(user.organizationId, ['read', 'write'])).key;
+    // The Positions view is its own journey (console-positions); here the position comes from the API.
+    positionId = (await newPosition(key, { title: TITLE, interviewQuestions: ['How do you ship safely?', 'How do you make a build faster?'] })).id;
+  });
+  after(() => browser?.close());
+
+  /** The candidate's side: the invite page, the AI notice agreed to, each answer, submitted. */
+  async function takeInterview(inviteUrl: string) {
+    const candidate = await openPage(browser, WIDTHS.phone);
+    await candidate.page.goto(inviteUrl);
+    await candidate.page.click('#start');
+    for (const [i, answer] of ANSWERS.entries()) await candidate.page.fill(`#answer-${i}`, answer);
+    await candidate.page.click('#submit');
+    await candidate.page.waitForSelector('text=Thank you');
+    await candidate.close();
+  }
+
+  const inviteUrlOn = async (page: Page) => page.getByLabel('Invite URL').inputValue();
+
+  it('schedule in the console, take it as the candidate, see the scorecard, record a decision', async () => {
+    const recruiter = await openPage(browser, WIDTHS.desktop);
+    const { page } = recruiter;
+    await logIn(page, user, 'interviews');
+    await page.getByRole('heading', { level: 1, name: 'Interviews' }).waitFor();
+    await page.getByText('No interviews yet').waitFor();
+
+    await page.getByRole('link', { name: 'Schedule an interview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Schedule an interview' }).waitFor();
+    // The form refuses what the contract refuses before anything is sent.
+    await page.getByRole('button', { name: 'Schedule interview' }).click();
+    await page.locator('#root .error').filter({ hasText: /./ }).first().waitFor();
+    await page.getByLabel('Position').selectOption({ label: TITLE });
+    const email = uniqueEmail('journey2');
+    await page.getByLabel('Candidate e-mail').fill(email);
+    await page.getByLabel('Candidate name').fill('Grace Hopper');
+    await page.getByRole('button', { name: 'Schedule interview' }).click();
+
+    await page.getByRole('heading', { level: 1, name: `${TITLE} interview` }).waitFor();
+    const interviewId = new URL(page.url()).pathname.split('/').pop()!;
+    assert.match(interviewId, /^int_/);
+    const inviteUrl = await inviteUrlOn(page);
+    const viaApi = (await call('GET', `/api/v1/interviews/${interviewId}`, { key })).body.data;
+    assert.equal(inviteUrl, viaApi.inviteUrl, 'the console shows the interview\'s invite URL');
+    assert.equal(viaApi.candidate.email, email);
+    assert.match(await page.locator('.timeline').textContent() ?? '', /Scheduled/);
+    assert.ok(await page.getByText('Expires').isVisible());
+    assert.equal(recruiter.errors.length, 0, recruiter.errors.join('\n'));
+
+    await takeInterview(inviteUrl);
+
+    // The scorecard appears once the AI has evaluated the answers (the page polls).
+    await page.getByRole('heading', { name: 'Your decision' }).waitFor({ timeout: 60_000 });
+    const evaluation = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key })).body.data;
+    assert.equal(evaluation.status, 'completed');
+    const card = page.locator('section[aria-labelledby="scorecard-title"]');
+    assert.match(await card.textContent() ?? '', new RegExp(`${evaluation.overallScore}\\s*/100`));
+    for (const heading of ['Strengths', 'Concerns']) await card.getByRole('heading', { name: heading }).waitFor();
+    for (const c of evaluation.competencies as { name: string; rationale: string }[]) {
+      assert.match(await card.textContent() ?? '', new RegExp(c.rationale.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    }
+    await card.getByText(/Answers \(2\)/).click();
+    for (const answer of ANSWERS) await card.getByText(answer).waitFor();
+
+    // A person decides: recorded with the console user as the reviewer.
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByText('Choose advance, hold or reject.').waitFor();
+    await page.getByLabel('Advance').check();
+    await page.getByLabel('Note').fill('Clear, practical answers.');
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.locator('#current-review').getByText('Advance').waitFor();
+    const reviewed = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key })).body.data.review;
+    assert.equal(reviewed.decision, 'advance');
+    assert.equal(reviewed.note, 'Clear, practical answers.');
+    assert.equal(reviewed.reviewer.type, 'user');
+    assert.match(reviewed.reviewer.name, /^Recruiter /);
+    assert.match(await page.locator('#current-review').textContent() ?? '', /console user/);
+
+    // The list's status filter, in the URL.
+    await openView(page, 'interviews?status=completed', 'Interviews');
+    await page.getByRole('link', { name: `${TITLE} interview` }).waitFor();
+    await openView(page, 'interviews?status=cancelled', 'Interviews');
+    await page.getByText('No cancelled interviews.').waitFor();
+    assert.deepEqual(recruiter.errors, []);
+    await recruiter.close();
+  });
+
+  it('cancel with a reason, after a confirmation; the link stops and the timeline says why', async () => {
+    const interview = await schedule(key, positionId);
+    const recruiter = await openPage(browser, WIDTHS.desktop);
+    const { page } = recruiter;
+    await logIn(page, user, `interviews/${interview.id}`);
+    await page.getByRole('heading', { level: 1, name: `${TITLE} interview` }).waitFor();
+    await page.getByRole('button', { name: 'Cancel interview' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel interview' }).click();
+    await dialog.getByText('Say why').waitFor();
+    await dialog.getByLabel('Reason').fill('The role was filled.');
+    await dialog.getByRole('button', { name: 'Cancel interview' }).click();
+    await page.locator('.timeline').getByText('The role was filled.').waitFor();
+    assert.equal(await page.getByLabel('Invite URL').count(), 0, 'no invite URL once cancelled');
+    const cancelled = (await call('GET', `/api/v1/interviews/${interview.id}`, { key })).body.data;
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.cancellationReason, 'The role was filled.');
+    await openView(page, 'interviews?status=cancelled', 'Interviews');
+    await page.getByRole('link', { name: `${TITLE} interview` }).waitFor();
+    assert.deepEqual(recruiter.errors, []);
+    await recruiter.close();
+  });
+
+  it('every Interviews view at 1280 and 390 px: no horizontal overflow, no page error; an unknown id is a not-found page', async () => {
+    const completed = await eventually(
+      async () => (await call('GET', '/api/v1/interviews?status=completed', { key })).body.data as { id: string }[],
+      (items) => items.length > 0,
+    );
+    for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
+      const view = await openPage(browser, width);
+      await logIn(view.page, user);
+      await checkView(view, 'interviews', 'Interviews');
+      await checkView(view, 'interviews/new', 'Schedule an interview');
+      await checkView(view, `interviews/${completed[0]!.id}`);
+      await view.page.getByRole('heading', { name: 'Your decision' }).waitFor();
+      await checkView(view, 'interviews/int_0000000000000000000000000000', 'No such page');
+      await view.close();
+    }
+  });
+});
