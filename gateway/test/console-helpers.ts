@@ -2,13 +2,12 @@
 // Debian's Chromium through playwright-core (never a downloaded browser), a fresh organization and
 // console user per test file, log in, open a view at a width, and the checks every view must pass.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { testIdentity } from '@hireloop/devstack/testing';
+import { CHROMIUM, hasChromium, launchChromium } from '@hireloop/devstack/chromium';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 /** CI installs Chromium; on a machine without it the browser tests are skipped, never passed. */
-export const skipWithoutChromium: string | false = !existsSync(CHROMIUM) && !process.env['CI'] ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : false;
+export const skipWithoutChromium: string | false = !hasChromium() && !process.env['CI'] ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : false;
 
 /** The two widths every view is checked at: a laptop and a phone. */
 export const WIDTHS = { desktop: 1280, phone: 390 } as const;
@@ -18,12 +17,7 @@ export type Width = (typeof WIDTHS)[keyof typeof WIDTHS];
 export const publicBaseUrl = (): string => process.env['PUBLIC_BASE_URL']!;
 export const consoleUrl = (path = ''): string => `${publicBaseUrl()}/console/${path.replace(/^\//, '')}`;
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
+export const launchBrowser = launchChromium;
 
 export interface ConsoleUser {
   organizationId: string;

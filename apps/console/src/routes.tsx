@@ -22,8 +22,11 @@ export const routes: ConsoleRoute[] = [
   { path: 'interviews/:id', title: 'Interview', load: () => import('./views/interviews/InterviewDetail.js') },
   { path: 'flows', title: 'Hiring flows', nav: true, load: () => import('./views/flows/FlowsView.js') },
   { path: 'flows/new', title: 'New hiring flow', load: () => import('./views/flows/FlowEditorView.js') },
-  { path: 'flows/:id', title: 'Pipeline', load: () => import('./views/flows/FlowBoardView.js') },
-  { path: 'flows/:id/edit', title: 'Edit hiring flow', load: () => import('./views/flows/FlowEditorView.js') },
+  { path: 'flows/:id', title: 'Pipeline', example: 'flows/{flow}', load: () => import('./views/flows/FlowBoardView.js') },
+  { path: 'flows/:id/edit', title: 'Edit hiring flow', example: 'flows/{flow}/edit', load: () => import('./views/flows/FlowEditorView.js') },
+  { path: 'webhooks', title: 'Webhooks', nav: true, load: () => import('./views/webhooks/WebhooksView.js') },
+  { path: 'webhooks/:id', title: 'Webhook', example: 'webhooks/{webhook}', load: () => import('./views/webhooks/WebhookDetail.js') },
+  { path: 'ats', title: 'ATS mappings', nav: true, load: () => import('./views/ats/AtsView.js') },
 ];
 
 /** Where /console/ lands after login. */

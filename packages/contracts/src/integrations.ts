@@ -238,3 +238,15 @@ export type AtsEventBody = z.infer<typeof AtsEventBody>;
 export const AtsEventAccepted = z
   .object({ id: prefixedId(ID_PREFIXES.atsEvent), status: z.enum(['accepted', 'duplicate']) })
   .meta({ id: 'AtsEventAccepted' });
+
+/** An ATS source's stages that schedule an AI interview (set in the console; stored lowercase). */
+export const AtsStageName = text().trim().min(1).max(200);
+export const SetStageMappingsInput = z.object({
+  source: AtsEventBody.shape.source,
+  stages: z.array(AtsStageName).max(50),
+});
+export type SetStageMappingsInput = z.infer<typeof SetStageMappingsInput>;
+export const StageMappings = z.object({ source: z.string(), stages: z.array(z.string()) });
+export type StageMappings = z.infer<typeof StageMappings>;
+/** At most this many sources are listed (the console's ATS page); an organization has a handful. */
+export const MAX_ATS_SOURCES = 100;

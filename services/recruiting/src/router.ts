@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
-  AtsEventBody, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
+  AtsEventBody, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
@@ -12,7 +12,7 @@ import { createCandidate, getCandidate, listCandidates, updateCandidate } from '
 import { eraseCandidate, scrubErasedCandidate } from './candidates/erasure.js';
 import { scrubExpiredAnswers } from './interviews/interview-content.js';
 import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition, updatePosition } from './positions/positions.queries.js';
-import { applyAtsEvent, setStageMappings } from './ats/ats.queries.js';
+import { applyAtsEvent, listStageMappings, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
 import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, reviewEvaluation } from './evaluations/evaluations.queries.js';
@@ -158,8 +158,13 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */
       applyEvent: systemOrgProcedure.input(AtsEventBody).mutation(({ ctx, input }) => applyAtsEvent(db, tokens, ctx.org, input)),
       setStageMappings: orgProcedure
-        .input(z.object({ source: AtsEventBody.shape.source, stages: z.array(text().trim().min(1).max(200)).max(50) }))
+        .input(SetStageMappingsInput)
+        .output(StageMappings)
         .mutation(({ ctx, input }) => setStageMappings(db, ctx.org, input.source, input.stages)),
+      /** The console's ATS page: the current mappings of every source. */
+      stageMappings: orgProcedure
+        .output(z.object({ items: z.array(StageMappings).max(MAX_ATS_SOURCES) }))
+        .query(({ ctx }) => listStageMappings(db, ctx.org, MAX_ATS_SOURCES)),
     }),
   });
 }

@@ -8,16 +8,33 @@ import type { InviteTokens } from '../interviews/invite-token.js';
 
 /** Stages that, when an application enters them, schedule an AI interview (set in the console). */
 export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId: string, source: string, stages: string[]) {
+  // Stage names match case-insensitively: stored lowercase, once each.
+  const stored = [...new Set(stages.map((s) => s.trim().toLowerCase()))];
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('recruiting.ats_stage_mappings').where('organization_id', '=', organizationId).where('source', '=', source).execute();
-    if (stages.length) {
+    if (stored.length) {
       await trx
         .insertInto('recruiting.ats_stage_mappings')
-        .values([...new Set(stages.map((s) => s.trim().toLowerCase()))].map((stage) => ({ organization_id: organizationId, source, stage, action: 'ai_interview' as const })))
+        .values(stored.map((stage) => ({ organization_id: organizationId, source, stage, action: 'ai_interview' as const })))
         .execute();
     }
   });
-  return { source, stages };
+  return { source, stages: stored };
+}
+
+/** Every source's mapped stages, by source name (the console shows them before editing). */
+export async function listStageMappings(db: Kysely<RecruitingDB>, organizationId: string, maxSources: number) {
+  const rows = await db
+    .selectFrom('recruiting.ats_stage_mappings')
+    .select(['source', 'stage'])
+    .where('organization_id', '=', organizationId)
+    .where('action', '=', 'ai_interview')
+    .orderBy('source')
+    .orderBy('stage')
+    .execute();
+  const bySource = new Map<string, string[]>();
+  for (const row of rows) bySource.set(row.source, [...(bySource.get(row.source) ?? []), row.stage]);
+  return { items: [...bySource].slice(0, maxSources).map(([source, stages]) => ({ source, stages })) };
 }
 
 /**

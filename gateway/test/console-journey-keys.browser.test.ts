@@ -1,0 +1,99 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { call } from '@hireloop/devstack/testing';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+
+// Issue 10, journey 1 (and 5 for these views): log in (a wrong password refused), create a key,
+// call the REST API with it, revoke it in the console, and see the next REST call get 401
+// revoked_api_key; at 1280 and 390 px, with no horizontal overflow and no page error on any view.
+describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWithoutChromium }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(() => browser?.close());
+
+  for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
+    it(`at ${width} px: a wrong password is refused; a key made in the console works until it is revoked there`, async () => {
+      const user: ConsoleUser = await newConsoleUser();
+      const view = await openPage(browser, width);
+      const { page } = view;
+      await page.goto(consoleUrl('keys'));
+      await page.getByLabel('E-mail').fill(user.email);
+      await page.getByLabel('Password').fill(`${user.password}-wrong`);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('alert').filter({ hasText: /./ }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Log out' }).count(), 0, 'still logged out');
+      await assertNoOverflow(page, `login at ${width} px`);
+
+      await logIn(page, user, 'keys');
+      await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      await page.getByLabel('Name').fill(`journey ${width}`);
+      await page.getByRole('checkbox', { name: /^admin/ }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = page.getByRole('textbox', { name: 'The new API key' });
+      await secret.waitFor();
+      const key = await secret.inputValue();
+      assert.match(key, /^hl_/);
+      await assertNoOverflow(page, `keys with a new key at ${width} px`);
+
+      const me = await call('GET', '/api/v1/me', { key });
+      assert.equal(me.status, 200, me.text);
+      assert.equal(me.body.data.organization.id, user.organizationId);
+
+      // The list shows the key's full prefix; the secret goes away with Done.
+      const prefix = key.slice(0, 11);
+      await page.getByText(prefix, { exact: true }).first().waitFor();
+      await page.getByRole('button', { name: 'Done' }).click();
+      assert.equal(await secret.count(), 0, 'the secret is shown only once');
+
+      await page.getByRole('button', { name: `Revoke key journey ${width}` }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByText('revoked', { exact: true }).waitFor();
+      const refused = await call('GET', '/api/v1/me', { key });
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.error.code, 'revoked_api_key');
+
+      // The filter hides revoked keys.
+      await page.getByRole('checkbox', { name: 'Hide revoked keys' }).check();
+      await page.getByText('Every key on this page is revoked.').waitFor();
+      await assertNoOverflow(page, `keys at ${width} px`);
+      assertNoPageErrors(view.errors, `keys at ${width} px`);
+      await view.close();
+    });
+
+    it(`at ${width} px: webhooks (list, create with the secret shown once, detail) and ATS mappings fit and raise no page error`, async () => {
+      const user = await newConsoleUser();
+      const view = await openPage(browser, width);
+      const { page } = view;
+      await logIn(page, user, 'webhooks');
+      await checkView(view, 'webhooks', 'Webhooks');
+      await page.getByText('No webhooks yet.').waitFor();
+      await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:9/hooks/${'long-path-segment-'.repeat(6)}${width}`);
+      await page.getByLabel('Description').fill('Journey endpoint');
+      await page.getByRole('button', { name: 'Register webhook' }).click();
+      const secret = page.getByRole('textbox', { name: 'The webhook’s signing secret' });
+      await secret.waitFor();
+      assert.match(await secret.inputValue(), /^whsec_/);
+      await assertNoOverflow(page, `webhooks with a new secret at ${width} px`);
+      await page.getByRole('link', { name: 'Open the webhook' }).click();
+      await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+      const detail = new URL(page.url()).pathname.replace('/console/', '');
+      assert.match(detail, /^webhooks\/wh_/);
+      await checkView(view, detail);
+
+      await checkView(view, 'ats', 'ATS stage mappings');
+      await page.getByText('No mappings yet', { exact: false }).waitFor();
+      await page.getByLabel('Source').fill('greenhouse');
+      await page.getByLabel('Stage names').fill('Phone Screen, AI interview');
+      await page.getByRole('button', { name: 'Save mappings' }).click();
+      await page.getByText('greenhouse', { exact: true }).waitFor();
+      await page.getByText('phone screen', { exact: true }).first().waitFor();
+      await assertNoOverflow(page, `ats at ${width} px`);
+      assertNoPageErrors(view.errors, `webhooks and ats at ${width} px`);
+      await view.close();
+    });
+  }
+});
