@@ -2,13 +2,25 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createLogger, ensureSchedule } from '@hireloop/platform';
 import { gatewayDatabaseUrl, loadWorkerConfig } from './config.js';
 import { createActivities } from './activities/index.js';
+import { requestIdActivityInterceptors } from './request-id.activity-interceptors.js';
 
 const config = loadWorkerConfig();
 const logger = createLogger('worker', config.LOG_LEVEL);
+
+// Temporal's log lines, the workflows' and activities' included (with their attributes: workflow
+// and activity ids, the request id), go through our logger: JSON lines, one redaction, LOG_LEVEL.
+const temporalLogger = logger.child({ component: 'temporal' });
+const temporalLevel: LogLevel = ({ trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN' } as const)[config.LOG_LEVEL as string] ?? 'ERROR';
+Runtime.install({
+  logger: new DefaultLogger(temporalLevel, ({ level, message, meta }) => {
+    const method = level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'INFO' ? 'info' : level === 'WARN' ? 'warn' : 'error';
+    temporalLogger[method](meta ?? {}, message);
+  }),
+});
 
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }).catch((err: unknown) => {
   logger.fatal({ err }, `cannot reach Temporal at ${config.TEMPORAL_ADDRESS}`);
@@ -17,14 +29,17 @@ const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADD
 // Built (dist/worker.js): the workflow code prebundled beside it by `npm run build`.
 // From source (npm start, tests): bundled at start from workflows.ts.
 const prebundled = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
-const workflowCode = existsSync(prebundled)
-  ? { workflowBundle: { codePath: prebundled } }
-  : { workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)) };
+const built = existsSync(prebundled);
 const worker = await Worker.create({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
-  ...workflowCode,
+  ...(built ? { workflowBundle: { codePath: prebundled } } : { workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)) }),
+  interceptors: {
+    // Built: the prebundle holds them already (npm run build's --workflow-interceptors).
+    workflowModules: built ? [] : [fileURLToPath(new URL('./request-id.workflow-interceptors.ts', import.meta.url))],
+    activity: [requestIdActivityInterceptors],
+  },
   activities: createActivities(config),
 });
 

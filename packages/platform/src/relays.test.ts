@@ -37,6 +37,8 @@ before(async () => {
   // As the services' relay_leases migrations do.
   await sql`alter table ${sql.id(SCHEMA, 'outbox')} add column lease_until timestamptz`.execute(db);
   await sql`alter table ${sql.id(SCHEMA, 'workflow_outbox')} add column lease_until timestamptz`.execute(db);
+  // As the services' workflow_request_id migrations do.
+  await sql`alter table ${sql.id(SCHEMA, 'workflow_outbox')} add column request_id text`.execute(db);
 });
 
 after(async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { REQUEST_ID_PATTERN } from '@hireloop/contracts';
 import { randomBase62 } from './base62.js';
 
@@ -9,4 +10,18 @@ export function newRequestId(): string {
 /** An incoming X-Request-Id is echoed only if it is short and harmless to log and reflect. */
 export function isWellFormedRequestId(value: string): boolean {
   return REQUEST_ID_PATTERN.test(value);
+}
+
+/**
+ * The request id of the request a service is handling, for code far from the tRPC context (the
+ * workflow outbox records it, so the workflow that request starts carries it into its logs).
+ */
+const current = new AsyncLocalStorage<string>();
+
+export function withRequestId<T>(requestId: string, run: () => T): T {
+  return current.run(requestId, run);
+}
+
+export function currentRequestId(): string | undefined {
+  return current.getStore();
 }

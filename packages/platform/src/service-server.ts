@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
 import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
-import { newRequestId, isWellFormedRequestId } from './request-id.js';
+import { currentRequestId, newRequestId, isWellFormedRequestId, withRequestId } from './request-id.js';
 
 export interface ServiceServerOptions {
   name: string;
@@ -29,9 +29,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     createContext: async ({ req }): Promise<ServiceContext> => {
       const header = req.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-      const incomingId = req.headers['x-request-id'];
-      const requestId = typeof incomingId === 'string' && isWellFormedRequestId(incomingId) ? incomingId : newRequestId();
-      return { auth: await verifier.verify(token), requestId };
+      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId() };
     },
     onError: ({ error, path }) => {
       if (!appErrorOf(error)) options.logger.error({ err: error, path }, 'procedure failed');
@@ -51,7 +49,11 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       );
       return;
     }
-    if (url.startsWith('/trpc/')) return void trpc(req, res);
+    if (url.startsWith('/trpc/')) {
+      const incomingId = req.headers['x-request-id'];
+      const requestId = typeof incomingId === 'string' && isWellFormedRequestId(incomingId) ? incomingId : newRequestId();
+      return void withRequestId(requestId, () => trpc(req, res));
+    }
     sendJson(res, 404, { error: 'not found' });
   });
 }

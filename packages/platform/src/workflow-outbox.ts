@@ -4,6 +4,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import type { Logger } from './logger.js';
 import { claimWithLease, releaseLease, type LeaseTable } from './lease.js';
 import { RelayLoop, type RelayTiming } from './relay-loop.js';
+import { currentRequestId } from './request-id.js';
 
 /**
  * Workflow starts that must follow a commit (ARCHITECTURE.md: no DB + Temporal dual writes in a
@@ -18,6 +19,8 @@ const BATCH = 100;
 /** Search attributes every workflow carries, registered on the dev server by the launcher. */
 export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD);
 export const KIND = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
+/** The memo field that holds the id of the request that started a workflow. */
+export const REQUEST_ID_MEMO = 'requestId';
 
 export function workflowOutboxTableSql(schema: string) {
   return sql`
@@ -51,9 +54,14 @@ export interface WorkflowStart {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any> | Transaction<any>;
 
+/**
+ * Records a workflow start in the caller's transaction, with the id of the request being handled
+ * (if any): the relay puts it in the workflow's memo, and the worker adds it to every log line of
+ * that workflow and its activities (workflows/src/request-id-interceptors.ts).
+ */
 export async function enqueueWorkflowStart(trx: AnyDb, schema: string, start: WorkflowStart): Promise<void> {
-  await sql`insert into ${sql.id(schema, 'workflow_outbox')} (workflow_id, workflow_type, args, organization_id, kind, task_queue)
-            values (${start.workflowId}, ${start.workflowType}, ${JSON.stringify(start.args)}::jsonb, ${start.organizationId}, ${start.kind}, ${start.taskQueue})
+  await sql`insert into ${sql.id(schema, 'workflow_outbox')} (workflow_id, workflow_type, args, organization_id, kind, task_queue, request_id)
+            values (${start.workflowId}, ${start.workflowType}, ${JSON.stringify(start.args)}::jsonb, ${start.organizationId}, ${start.kind}, ${start.taskQueue}, ${currentRequestId() ?? null})
             on conflict (workflow_id) do nothing`.execute(trx);
   await sql`select pg_notify(${WORKFLOW_OUTBOX_CHANNEL}, ${schema})`.execute(trx);
 }
@@ -64,6 +72,7 @@ interface Row {
   args: unknown[];
   organization_id: string;
   kind: string;
+  request_id: string | null;
 }
 
 /**
@@ -136,6 +145,8 @@ export class WorkflowStartRelay {
         // A completed, failed or running workflow of this id is never started again.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowIdConflictPolicy: 'FAIL',
+        // Ids only: the request that caused this start, for the logs (never personal data).
+        ...(row.request_id ? { memo: { [REQUEST_ID_MEMO]: row.request_id } } : {}),
         typedSearchAttributes: [
           { key: ORGANIZATION_ID, value: row.organization_id },
           { key: KIND, value: row.kind },

@@ -4,6 +4,7 @@ import * as m0001 from './0001_integrations.js';
 import * as m0004 from './0004_relay_leases.js';
 import * as m0005 from './0005_deliveries.js';
 import * as m0006 from './0006_erasure_tasks.js';
+import * as m0007 from './0007_workflow_request_id.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0004_relay_leases': m0004,
   '0005_deliveries': m0005,
   '0006_erasure_tasks': m0006,
+  '0007_workflow_request_id': m0007,
 };

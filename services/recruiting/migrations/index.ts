@@ -12,6 +12,7 @@ import * as m0011 from './0011_candidate_search.js';
 import * as m0012 from './0012_enrollment_moves.js';
 import * as m0013 from './0013_candidate_enrollments.js';
 import * as m0014 from './0014_candidate_erasure.js';
+import * as m0015 from './0015_workflow_request_id.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0012_enrollment_moves': m0012,
   '0013_candidate_enrollments': m0013,
   '0014_candidate_erasure': m0014,
+  '0015_workflow_request_id': m0015,
 };

@@ -14,7 +14,9 @@ import { build, type Plugin } from 'esbuild';
  * which the worker loads with `workflowBundle` instead of bundling at start (≈ 3 s, and webpack
  * plus the TypeScript sources at run time).
  *
- * Usage (from a workspace): node --import tsx ../../tools/build/src/bundle.ts src/index.ts [--workflows src/workflows.ts]
+ * `--workflow-interceptors <file>` bundles a workflow interceptor module with it.
+ *
+ * Usage (from a workspace): node --import tsx ../../tools/build/src/bundle.ts src/index.ts [--workflows src/workflows.ts [--workflow-interceptors src/x.ts]]
  */
 
 /** Bare imports that are not ours stay imports (node builtins included). */
@@ -25,7 +27,7 @@ const npmPackagesExternal: Plugin = {
   },
 };
 
-export async function bundleDeployable(workspace: string, entries: string[], workflowsPath?: string): Promise<void> {
+export async function bundleDeployable(workspace: string, entries: string[], workflowsPath?: string, workflowInterceptors: string[] = []): Promise<void> {
   const outdir = join(workspace, 'dist');
   rmSync(outdir, { recursive: true, force: true });
   await build({
@@ -45,7 +47,11 @@ export async function bundleDeployable(workspace: string, entries: string[], wor
   if (workflowsPath) {
     // Loaded only here: the other deployables build without the Temporal worker package.
     const { bundleWorkflowCode } = await import('@temporalio/worker');
-    const { code } = await bundleWorkflowCode({ workflowsPath: resolve(workspace, workflowsPath), logger: quietLogger });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: resolve(workspace, workflowsPath),
+      workflowInterceptorModules: workflowInterceptors.map((m) => resolve(workspace, m)),
+      logger: quietLogger,
+    });
     mkdirSync(outdir, { recursive: true });
     writeFileSync(join(outdir, 'workflow-bundle.js'), code);
   }
@@ -56,7 +62,11 @@ const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: (m:
 
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const flag = args.indexOf('--workflows');
-  const workflows = flag >= 0 ? args.splice(flag, 2)[1] : undefined;
-  await bundleDeployable(process.cwd(), args, workflows);
+  const option = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args.splice(at, 2)[1] : undefined;
+  };
+  const workflows = option('--workflows');
+  const interceptors = option('--workflow-interceptors');
+  await bundleDeployable(process.cwd(), args, workflows, interceptors ? [interceptors] : []);
 }

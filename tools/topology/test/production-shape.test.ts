@@ -1,7 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
 import { createIdentityClient } from '@hireloop/identity/client';
 import { eventually, startTestServer } from '@hireloop/devstack/testing';
 import type { Scope } from '@hireloop/contracts';
@@ -13,12 +15,14 @@ import type { Topology } from '../src/topology.js';
  * and two workers, one Postgres with a role per service, the Temporal dev server. Requests are
  * spread over both gateways; the shared state must behave as one system (PRODUCT.md §4, §6, §8).
  */
-let topology: Topology;
+let topology: Topology & { logFile: string };
 let db: pg.Client;
 
 before(async () => {
   topology = await startTestTopology('production-shape', {
     env: { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s' },
+    // The SDK logs each workflow's and activity's start and end at debug level.
+    roleEnv: { worker: { LOG_LEVEL: 'debug' } },
   });
   db = new pg.Client({ connectionString: topology.databaseUrl });
   await db.connect();
@@ -131,6 +135,31 @@ describe('production shape: 2 gateways, 2 of each service, 2 workers, from the r
     } finally {
       await Promise.all(receivers.map((r) => r.close()));
     }
+  });
+
+  it('the request id that started a workflow is in its memo and on its workflow and activity log lines', async () => {
+    const { key } = await newKey(['read', 'write']);
+    const requestId = `topology-${randomUUID()}`;
+    const created = await call(1, key, 'POST', '/ai/job-description', { title: 'Site Reliability Engineer' }, { 'x-request-id': requestId });
+    assert.equal(created.status, 202, created.text);
+    const taskId = created.body.data.id as string;
+    const task = await eventually(async () => (await call(0, key, 'GET', `/tasks/${taskId}`)).body.data, (t) => t.status === 'succeeded' || t.status === 'failed', 60_000);
+    assert.equal(task.status, 'succeeded', JSON.stringify(task));
+
+    const connection = await Connection.connect({ address: topology.temporal.address });
+    try {
+      const described = await new Client({ connection }).workflow.getHandle(`jd:${taskId}`).describe();
+      assert.deepEqual(described.memo, { requestId }, 'the memo holds the request id, and nothing else');
+    } finally {
+      await connection.close();
+    }
+    const lines = () =>
+      readFileSync(topology.logFile, 'utf8').split('\n')
+        .filter((l) => /^worker-\d/.test(l) && l.includes(requestId))
+        .map((l) => JSON.parse(l.slice(l.indexOf('| ') + 2)) as { msg: string; requestId: string; workflowId?: string; activityType?: string });
+    const logged = await eventually(async () => lines(), (ls) => ls.some((l) => l.msg === 'Workflow completed'), 10_000);
+    assert.ok(logged.some((l) => l.msg === 'Activity completed' && l.activityType && l.requestId === requestId), JSON.stringify(logged));
+    assert.ok(logged.some((l) => l.msg === 'Workflow completed' && l.workflowId === `jd:${taskId}`), JSON.stringify(logged));
   });
 
   it('traffic reached both instances of every service', () => {
