@@ -132,6 +132,28 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     await recruiter.close();
   });
 
+  it('the list pages through more than one page, and back', async () => {
+    const other = await newConsoleUser();
+    const otherKey = (await newKey(other.organizationId, ['read', 'write'])).key;
+    const position = (await newPosition(otherKey, { title: 'Paging' })).id;
+    for (let n = 0; n < 26; n++) await schedule(otherKey, position);
+    const view = await openPage(browser, WIDTHS.desktop);
+    const { page } = view;
+    await logIn(page, other, 'interviews');
+    const rows = page.locator('table.data-table tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 25);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    assert.equal(await eventually(() => rows.count(), (n) => n === 1), 1, 'the 26th interview on page 2');
+    assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled(), 'no page after the last');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1').waitFor();
+    assert.equal(await eventually(() => rows.count(), (n) => n === 25), 25, 'page 1 again');
+    assert.deepEqual(view.errors, []);
+    await view.close();
+  });
+
   it('every Interviews view at 1280 and 390 px: no horizontal overflow, no page error; an unknown id is a not-found page', async () => {
     const completed = await eventually(
       async () => (await call('GET', '/api/v1/interviews?status=completed', { key })).body.data as { id: string }[],
