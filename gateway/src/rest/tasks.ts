@@ -20,7 +20,13 @@ export const createJobDescription = apiProcedure
   });
 
 export const getTask = apiProcedure
-  .meta({ scope: 'read', openapi: { method: 'GET', path: '/tasks/{id}', tags: ['AI'], summary: 'Poll an asynchronous AI task', errorResponses: [404] } })
+  .meta({
+    scope: 'read',
+    openapi: {
+      method: 'GET', path: '/tasks/{id}', tags: ['AI'], summary: 'Poll an asynchronous task', errorResponses: [404],
+      description: 'A `job_description` (POST /ai/job-description) or a `candidate_erasure` (DELETE /candidates/{id}): `queued` → `running` → `succeeded` (with `result`) or `failed` (with `error`).',
+    },
+  })
   .input(z.object({ id: TaskId }).strict())
   .output(envelope(Task))
   .query(async ({ ctx, input }) => ({ data: await ctx.integrations.tasks.get.query(input) }));
