@@ -38,7 +38,7 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
   const column = (page: Page, stage: string) => page.locator('.board-column').filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${stage}`) }) });
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone] as Width[]) {
-    it(`at ${width} px: create a flow, enroll, move and complete a candidate; the moves reach the webhook`, async () => {
+    it(`at ${width} px: create a flow, enroll, move (by keyboard; by dragging on a laptop) and complete a candidate; the moves reach the webhook`, async () => {
       const view = await openPage(browser, width);
       const { page } = view;
       try {
@@ -78,6 +78,8 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await page.getByText(`${candidate.name} enrolled in Phone screen.`).waitFor();
         const card = (stage: string) => column(page, stage).getByRole('article', { name: candidate.name });
         await card('Phone screen').waitFor();
+        await page.getByRole('button', { name: `Enroll ${candidate.name}` }).click();
+        await page.getByRole('alert').getByText(`${candidate.name} is already in this flow.`).waitFor();
         await assertNoOverflow(page, `the board with a card at ${width} px`);
 
         // Move with the card's own select and button, by keyboard: choose, Tab to Move, Enter.
@@ -91,25 +93,34 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await card('Team review').waitFor();
         assert.equal(await card('Phone screen').count(), 0, 'the card left its old column');
 
+        // On a laptop, dragging the card onto a column moves it too (pointer shortcut).
+        const last = width === WIDTHS.desktop ? 'Offer' : 'Team review';
+        if (last === 'Offer') {
+          await card('Team review').dragTo(column(page, 'Offer'));
+          await page.getByText(`${candidate.name} moved to Offer.`).waitFor();
+          await card('Offer').waitFor();
+        }
+
         // Complete, after the confirmation; it leaves the active pipeline and shows under Completed.
-        await card('Team review').getByRole('button', { name: `Complete ${candidate.name}` }).click();
+        await card(last).getByRole('button', { name: `Complete ${candidate.name}` }).click();
         await page.getByRole('dialog').getByRole('button', { name: 'Complete' }).click();
         await page.getByText(`${candidate.name}: completed.`).waitFor();
-        await column(page, 'Team review').getByText('Nobody here.').waitFor();
+        await column(page, last).getByText('Nobody here.').waitFor();
         await page.getByLabel('Show').selectOption('completed');
-        await card('Team review').getByText('Completed').waitFor();
+        await card(last).getByText('Completed').waitFor();
         assert.match(page.url(), /\?status=completed$/, 'the filter is in the URL');
         await assertNoOverflow(page, `the board at ${width} px`);
 
-        // The two moves reached the webhook, as the API shows them.
+        // Every move reached the webhook, as the API shows them.
         const list = await call('GET', `/api/v1/hiring-flows/${flowId}/candidates?status=completed`, { key });
         assert.equal(list.status, 200, list.text);
         const enrollment = list.body.data[0] as { id: string; candidateId: string };
         assert.equal(enrollment.candidateId, candidate.id);
-        const moved = await eventually(async () => receiver.of('hiring_flow.candidate_moved').filter((r) => r.event.data.id === enrollment.id), (r) => r.length >= 2, 30_000);
         const flow = (await call('GET', `/api/v1/hiring-flows/${flowId}`, { key })).body.data as { stages: { id: string; name: string }[] };
-        const review = flow.stages.find((s) => s.name === 'Team review')!.id;
-        assert.deepEqual(moved.map((r) => `${r.event.data.stageId} ${r.event.data.status}`).sort(), [`${review} active`, `${review} completed`]);
+        const stageId = (name: string) => flow.stages.find((s) => s.name === name)!.id;
+        const expected = [`${stageId('Team review')} active`, ...(last === 'Offer' ? [`${stageId('Offer')} active`] : []), `${stageId(last)} completed`];
+        const moved = await eventually(async () => receiver.of('hiring_flow.candidate_moved').filter((r) => r.event.data.id === enrollment.id), (r) => r.length >= expected.length, 30_000);
+        assert.deepEqual(moved.map((r) => `${r.event.data.stageId} ${r.event.data.status}`).sort(), expected.sort());
 
         // The editor of the existing flow opens with its stages.
         await page.getByRole('link', { name: 'Edit flow' }).click();
