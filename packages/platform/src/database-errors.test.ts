@@ -69,6 +69,32 @@ describe('a pool whose idle connection Postgres ends', () => {
   });
 });
 
+describe('a connection that dies while checked out', () => {
+  it('fails the transaction on it (transient), not the process, and the pool opens a new one', async () => {
+    const db = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'checked-out-kill-test', max: 1 }));
+    const admin = createDb<object>(createPool({ url: process.env['DATABASE_URL']!, applicationName: 'checked-out-kill-admin', max: 1 }));
+    try {
+      const error = await db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await sql`select pg_terminate_backend(${rows[0]!.pid})`.execute(admin);
+          // The close reaches the client while no statement of it runs: an 'error' event on a
+          // checked-out client, which crashed the process when nothing listened.
+          await new Promise((r) => setTimeout(r, 300));
+          await sql`select 1`.execute(trx);
+        })
+        .then(() => null, (err: unknown) => err);
+      assert.ok(isTransientDatabaseError(error), String(error));
+      const again = await sql<{ one: number }>`select 1 as one`.execute(db);
+      assert.equal(again.rows[0]!.one, 1);
+    } finally {
+      await admin.destroy();
+      await db.destroy();
+    }
+  });
+});
+
 describe('bounded waits on a Postgres that does not answer (CLARIFICATIONS "Postgres paused")', () => {
   const timeouts = { connectMs: 300, statementMs: 300 };
 

@@ -54,6 +54,10 @@ export function createPool(options: DbOptions): pg.Pool {
   // (the server rolls back an open transaction when it sees that), a rollback on it fails at once,
   // and the pool drops it on release.
   pool.on('connect', (client) => {
+    // A checked-out client whose connection dies (Postgres stopped, its backend terminated) emits
+    // 'error' with no listener of the pool's on it, which would crash the process; the statement
+    // running on it fails on its own, and the pool drops the client when it is released.
+    client.on('error', () => undefined);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
       const result = query(...args);
