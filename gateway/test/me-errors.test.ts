@@ -72,6 +72,18 @@ describe('GET /api/v1/me', () => {
       await gateway.child.stop();
     }
   });
+
+  it('503 service_unavailable with Retry-After on a REST route whose service is down (recruiting)', async () => {
+    const gateway = await startExtraGateway({ RECRUITING_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const res = await call('GET', '/api/v1/candidates', { key: org.key, baseUrl: gateway.url });
+      assertError(res, 503, 'service_unavailable');
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+      assert.equal((await call('GET', '/api/v1/me', { key: org.key, baseUrl: gateway.url })).status, 200, 'identity still answers');
+    } finally {
+      await gateway.child.stop();
+    }
+  });
 });
 
 describe('rate limit (PRODUCT.md §4)', () => {

@@ -5,7 +5,7 @@ import { procedureMeta, restRouter } from '../rest/router.js';
 import { createRestContext, type RestContext } from '../rest/trpc.js';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
-import { errorBodyJson, internalError } from './errors.js';
+import { errorBodyJson, internalError, setRetryAfter } from './errors.js';
 import { refuseCoercion } from './no-coercion.js';
 
 /**
@@ -42,6 +42,7 @@ export function restHandler(services: ServiceClients, publicBaseUrl: string, log
         : (appErrorOf(error) ?? (isTransientDatabaseError(error.cause) ? databaseUnavailable() : internalError()));
       const body = errorBodyJson(app, locals(req).requestId);
       res.statusCode = app.status;
+      setRetryAfter(res, app);
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Content-Length', Buffer.byteLength(body));
       return end(body);
