@@ -89,8 +89,9 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       await page.getByLabel('Source').fill('greenhouse');
       await page.getByLabel('Stage names').fill('Phone Screen, AI interview');
       await page.getByRole('button', { name: 'Save mappings' }).click();
-      await page.getByText('greenhouse', { exact: true }).waitFor();
-      await page.getByText('phone screen', { exact: true }).first().waitFor();
+      const current = page.getByRole('region', { name: 'Current mappings' });
+      await current.getByText('greenhouse', { exact: true }).waitFor();
+      await current.getByText('phone screen', { exact: true }).waitFor();
       await assertNoOverflow(page, `ats at ${width} px`);
       assertNoPageErrors(view.errors, `webhooks and ats at ${width} px`);
       await view.close();

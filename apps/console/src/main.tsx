@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { queryClient } from './trpc.js';
+import { prefetchSession } from './session.js';
 import { HOME, routes } from './routes.js';
 import { Layout } from './Layout.js';
 import { LoginPage } from './views/login/LoginPage.js';
@@ -31,6 +32,7 @@ const router = createBrowserRouter(
   { basename: '/console' },
 );
 
+prefetchSession(queryClient);
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
 createRoot(root).render(

@@ -1,7 +1,7 @@
 // The cookie session: /auth/login, /auth/logout and /auth/session are the console's only calls
 // outside tRPC (the gateway sets and clears the HttpOnly cookie there).
 import { createContext, useContext, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { User } from '@hireloop/contracts';
 
@@ -68,8 +68,15 @@ export function SessionProvider({ user, children }: { user: SessionUser; childre
   return <SessionContext.Provider value={user}>{children}</SessionContext.Provider>;
 }
 
+const sessionQuery = { queryKey: SESSION_KEY, queryFn: currentSession, staleTime: Infinity, retry: 1 } as const;
+
 export function useSession() {
-  return useQuery({ queryKey: SESSION_KEY, queryFn: currentSession, staleTime: Infinity, retry: 1 });
+  return useQuery(sessionQuery);
+}
+
+/** Asks for the session as the bundle starts, before React renders (it is the first thing every page needs). */
+export function prefetchSession(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(sessionQuery);
 }
 
 /** Forgets everything the signed-in user loaded (on logout and on an ended session). */

@@ -17,6 +17,7 @@ await withConsoleStack(async (s) => {
   let jsRaw = 0;
   let jsGzip = 0;
   let trpcRequests: string[] = [];
+  let waterfall: string[] = [];
   for (let run = 0; run < RUNS; run++) {
     // A fresh context each run: a cold cache, as on a first visit; the login is not measured.
     const context = await s.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -38,6 +39,15 @@ await withConsoleStack(async (s) => {
     await page.locator('table.data-table tbody tr, .empty').first().waitFor();
     times.push(await page.evaluate(() => performance.now()));
     await page.waitForLoadState('networkidle');
+    // Where the time goes: each request's start and end, from the page's own resource timings.
+    const entries = await page.evaluate(() =>
+      [{ name: 'document', startTime: 0, responseEnd: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseEnd }, ...performance.getEntriesByType('resource')].map((e) => ({
+        name: new URL(e.name, location.href).pathname,
+        start: Math.round(e.startTime),
+        end: Math.round((e as PerformanceResourceTiming).responseEnd),
+      })),
+    );
+    if (run === RUNS - 1) waterfall = entries.map((e) => `${e.name.replace(/^\/console\/assets\//, '')} ${e.start}–${e.end} ms`);
     if (run === 0) {
       jsRaw = [...scripts.values()].reduce((n, b) => n + b.length, 0);
       jsGzip = [...scripts.values()].reduce((n, b) => n + gzipSync(b).length, 0);
@@ -51,6 +61,7 @@ await withConsoleStack(async (s) => {
     `  JS loaded:                 ${kb(jsRaw)} (${kb(jsGzip)} gzipped)`,
     `  first rendered list:       median ${median(times).toFixed(0)} ms after navigation start (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
     `  tRPC HTTP requests:        ${trpcRequests.length} (${trpcRequests.join(', ')})`,
+    `  requests of the last load: ${waterfall.join('; ')}`,
     '',
   ].join('\n'));
 });

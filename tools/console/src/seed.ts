@@ -14,12 +14,13 @@ export async function seedDemo(s: ConsoleStack): Promise<Record<string, string>>
     ids['interview'] ??= String(interview.data['id']);
     ids['candidate'] ??= String((interview.data['candidate'] as { id: string }).id);
   }
-  const webhook = await s.api('POST', '/webhooks', { url: 'https://hooks.example.com/hireloop', events: ['*'], description: 'ATS sync' });
+  // Loopback URLs (the stack allows them in test mode): nothing listens, so the health shows retries.
+  const webhook = await s.api('POST', '/webhooks', { url: 'http://127.0.0.1:9/hireloop/ats-sync', events: ['*'], description: 'ATS sync' });
   ids['webhook'] = String(webhook.data['id']);
   const flows = await s.api('GET', '/hiring-flows');
   const firstFlow = (flows.data as unknown as Array<{ id: string }> | undefined)?.[0];
   if (firstFlow) ids['flow'] = firstFlow.id;
   await s.recruiting.ats.setStageMappings.mutate({ source: 'greenhouse', stages: ['Phone screen', 'AI interview'] });
-  await s.api('POST', '/webhooks', { url: 'https://hooks.example.com/audit', events: ['candidate.created', 'interview.completed'] }).catch(() => undefined);
+  await s.api('POST', '/webhooks', { url: 'http://127.0.0.1:9/hireloop/audit', events: ['candidate.created', 'interview.completed'] });
   return ids;
 }
