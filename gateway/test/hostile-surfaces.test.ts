@@ -136,9 +136,11 @@ describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
     const trpc = await send(baseUrl(), { label: 'trpc', method: 'GET', url: '/trpc/recruiting/candidates.list', headers: { ...huge, cookie } });
     assert.equal(trpc.status, 431);
     assert.equal((trpc.body as { error: { data: { appCode: string } } }).error.data.appCode, 'headers_too_large');
-    const page = await send(baseUrl(), { label: 'console', method: 'GET', url: '/console/', headers: huge });
-    assert.equal(page.status, 431);
-    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    for (const url of ['/console/', `/i/${inviteToken}`]) {
+      const page = await send(baseUrl(), { label: url, method: 'GET', url, headers: huge });
+      assert.equal(page.status, 431, url);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/, url);
+    }
   });
 
   it('/i and /console answer HTML pages', async () => {

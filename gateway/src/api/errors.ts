@@ -5,7 +5,7 @@ import { locals } from '../request-context.js';
 
 /**
  * Writes an error in the shape of the request's surface (CLARIFICATIONS "Errors by surface"):
- * tRPC's on /trpc, an HTML page on /console, PRODUCT.md §3's envelope
+ * tRPC's on /trpc, an HTML page on /console and /i, PRODUCT.md §3's envelope
  * (`{"error": {code, message, requestId, details?}}`) everywhere else. The one writer every
  * middleware uses, so a check shared by several surfaces (bearer, session, origin) answers right.
  */
@@ -23,7 +23,7 @@ export function setRetryAfter(res: Response, error: AppError): void {
 /** The error body for a request to `path`, in its surface's shape (also for requests Express never sees). */
 export function errorResponse(path: string, error: AppError, requestId: string): { contentType: string; body: string } {
   if (path.startsWith('/trpc/')) return { contentType: 'application/json', body: JSON.stringify(trpcErrorBody(error, requestId)) };
-  if (path === '/console' || path.startsWith('/console/')) return { contentType: 'text/html; charset=utf-8', body: htmlErrorPage(error.status, error.message) };
+  if (path === '/console' || path.startsWith('/console/') || path.startsWith('/i/')) return { contentType: 'text/html; charset=utf-8', body: htmlErrorPage(error.status, error.message) };
   return { contentType: 'application/json', body: errorBodyJson(error, requestId) };
 }
 
