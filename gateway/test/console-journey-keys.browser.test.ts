@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { call } from '@hireloop/devstack/testing';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
 
 // Issue 10, journey 1 (and 5 for these views): log in (a wrong password refused), create a key,
 // call the REST API with it, revoke it in the console, and see the next REST call get 401
@@ -97,4 +97,28 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       await view.close();
     });
   }
+
+  it('a session that ends while the console is open sends the next call to the login page, and back after logging in', async () => {
+    const user = await newConsoleUser();
+    const view = await openPage(browser);
+    const { page, context } = view;
+    await logIn(page, user, 'keys');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    // The session ends on the server (as on expiry); the browser still holds its cookie.
+    const cookie = (await context.cookies()).find((c) => c.name === 'hl_session');
+    assert.ok(cookie, 'a session cookie');
+    const ended = await call('POST', '/auth/logout', { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: publicBaseUrl() } });
+    assert.equal(ended.status, 204);
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(/\/console\/login\?/);
+    await page.getByText('Your session has ended; log in again.').waitFor();
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/console\/webhooks$/);
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    assertNoPageErrors(view.errors, 'session expiry');
+    await view.close();
+  });
 });
