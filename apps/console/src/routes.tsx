@@ -16,6 +16,14 @@ export interface ConsoleRoute {
 }
 
 export const routes: ConsoleRoute[] = [
+  { path: 'candidates', title: 'Candidates', nav: true, load: () => import('./views/candidates/CandidatesView.js') },
+  { path: 'candidates/new', title: 'New candidate', load: () => import('./views/candidates/CandidateFormView.js') },
+  { path: 'candidates/:id', title: 'Candidate', load: () => import('./views/candidates/CandidateProfileView.js') },
+  { path: 'candidates/:id/edit', title: 'Edit candidate', load: () => import('./views/candidates/CandidateFormView.js') },
+  { path: 'positions', title: 'Positions', nav: true, load: () => import('./views/positions/PositionsView.js') },
+  { path: 'positions/new', title: 'New position', load: () => import('./views/positions/PositionFormView.js') },
+  { path: 'positions/:id', title: 'Position', load: () => import('./views/positions/PositionView.js') },
+  { path: 'positions/:id/edit', title: 'Edit position', load: () => import('./views/positions/PositionFormView.js') },
   { path: 'keys', title: 'API keys', nav: true, load: () => import('./views/keys/KeysView.js') },
   { path: 'interviews', title: 'Interviews', nav: true, load: () => import('./views/interviews/InterviewsView.js') },
   { path: 'interviews/new', title: 'Schedule an interview', load: () => import('./views/interviews/ScheduleInterview.js') },

@@ -34,6 +34,15 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The recovery hints of an error (`data.appExtra`, e.g. the existing `candidateId` on candidate_exists). */
+export function errorExtra(error: unknown): Record<string, unknown> {
+  if (error instanceof TRPCClientError) {
+    const extra = (error.data as { appExtra?: unknown } | undefined)?.appExtra;
+    if (extra && typeof extra === 'object') return extra as Record<string, unknown>;
+  }
+  return {};
+}
+
 /** Field errors a service reported (`data.appDetails`: path + message). */
 export function errorDetails(error: unknown): Array<{ path: string; message: string }> {
   if (error instanceof TRPCClientError) {

@@ -1,5 +1,5 @@
 // A confirmation in the browser's own modal <dialog> (focus kept inside, Escape cancels).
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, busy = false, danger = true }: {
   open: boolean;
@@ -12,6 +12,8 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
   danger?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Several dialogs can sit on one page (close and apply on a position): each title its own id.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -19,8 +21,8 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="confirm" aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} className="confirm" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+      <h2 id={titleId}>{title}</h2>
       {children}
       <div className="actions">
         <button type="button" className={danger ? 'danger' : ''} onClick={onConfirm} disabled={busy}>{confirmLabel}</button>

@@ -35,8 +35,10 @@ export function useZodForm<S extends z.ZodType>(schema: S) {
       return null;
     },
     /** After the service refused: its field details, or nothing when it named none. */
-    fromServer(error: unknown) {
-      setErrors(fieldErrorsOf(errorDetails(error).map((d) => ({ path: d.path.replace(/^body\./, ''), message: d.message }))));
+    /** `input`: the key the form's values sit under in the procedure's input (`{ id, change }`). */
+    fromServer(error: unknown, input = 'body') {
+      const prefix = `${input}.`;
+      setErrors(fieldErrorsOf(errorDetails(error).map((d) => ({ path: d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path, message: d.message }))));
     },
     clear: () => setErrors({}),
   };

@@ -1,0 +1,29 @@
+// A cursor-paged list as every view shows one: its page states, the table (cards at 390 px) and
+// the pager. The caller owns the query and the cursor stack (`useCursorPages`).
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { QueryView } from './PageState.js';
+import { Pager, type CursorPages } from './Pager.js';
+import { DataTable, type Column } from './DataTable.js';
+
+export function PagedTable<T, E = unknown>({ query, pages, caption, columns, rowKey, empty, pagerLabel }: {
+  query: UseQueryResult<{ items: T[]; nextCursor: string | null }, E>;
+  pages: CursorPages;
+  caption: string;
+  columns: Array<Column<T>>;
+  rowKey: (row: T) => string;
+  /** What an empty first page says. */
+  empty: ReactNode;
+  pagerLabel: string;
+}) {
+  return (
+    <QueryView query={query} isEmpty={(d) => d.items.length === 0 && pages.page === 1} empty={empty}>
+      {(data) => (
+        <>
+          <DataTable caption={caption} columns={columns} rows={data.items} rowKey={rowKey} />
+          <Pager pages={pages} nextCursor={data.nextCursor} label={pagerLabel} />
+        </>
+      )}
+    </QueryView>
+  );
+}

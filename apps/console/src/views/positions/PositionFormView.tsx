@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreatePositionBody, EmploymentType, UpdatePositionBody, type Position } from '@hireloop/contracts';
+import { errorMessage, recruiting } from '../../trpc.js';
+import { QueryView } from '../../components/PageState.js';
+import { Field } from '../../components/Field.js';
+import { useSaveForm } from '../../components/SaveForm.js';
+import { EMPLOYMENT_TYPE_LABEL } from './labels.js';
+import { QuestionsEditor } from './QuestionsEditor.js';
+
+/** `positions/new` and `positions/:id/edit`: one form, validated with the contracts' schemas. */
+export default function PositionFormView() {
+  const { id } = useParams();
+  const position = useQuery({ ...recruiting.positions.get.queryOptions({ id: id ?? '' }), enabled: Boolean(id) });
+  if (!id) return <PositionForm />;
+  return (
+    <QueryView query={position} loading="Loading the position…">
+      {(p) => <PositionForm current={p} />}
+    </QueryView>
+  );
+}
+
+interface Values {
+  title: string;
+  department: string;
+  location: string;
+  employmentType: Position['employmentType'];
+  externalId: string;
+  description: string;
+  interviewQuestions: string[];
+}
+
+const valuesOf = (p?: Position): Values => ({
+  title: p?.title ?? '',
+  department: p?.department ?? '',
+  location: p?.location ?? '',
+  employmentType: p?.employmentType ?? 'full_time',
+  externalId: p?.externalId ?? '',
+  description: p?.description ?? '',
+  interviewQuestions: p?.interviewQuestions ?? [],
+});
+
+const OPTIONAL = ['department', 'location', 'externalId', 'description'] as const;
+/** Blank rows are dropped: an empty list means the default questions. */
+const questionsOf = (v: Values) => v.interviewQuestions.filter((q) => q.trim());
+
+function createInput(v: Values) {
+  return {
+    title: v.title,
+    employmentType: v.employmentType,
+    interviewQuestions: questionsOf(v),
+    ...Object.fromEntries(OPTIONAL.filter((f) => v[f].trim()).map((f) => [f, v[f]])),
+  };
+}
+
+/** Only what changed; a cleared optional field is null. */
+function changeOf(current: Position, v: Values) {
+  const change: Record<string, unknown> = {};
+  if (v.title.trim() !== current.title) change['title'] = v.title;
+  if (v.employmentType !== current.employmentType) change['employmentType'] = v.employmentType;
+  for (const f of OPTIONAL) {
+    const was = current[f];
+    const now = f === 'description' ? v[f] : v[f].trim();
+    if (!v[f].trim()) {
+      if (was !== null) change[f] = null;
+    } else if (now !== was) change[f] = v[f];
+  }
+  const questions = questionsOf(v);
+  if (JSON.stringify(questions.map((q) => q.trim())) !== JSON.stringify(current.interviewQuestions)) change['interviewQuestions'] = questions;
+  return change;
+}
+
+function PositionForm({ current }: { current?: Position }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Values>(() => valuesOf(current));
+  const form = useSaveForm(CreatePositionBody, UpdatePositionBody, Boolean(current));
+  const done = (position: Position) => {
+    void queryClient.invalidateQueries({ queryKey: recruiting.positions.pathKey() });
+    void navigate(`/positions/${position.id}`);
+  };
+  const create = useMutation(recruiting.positions.create.mutationOptions({ onSuccess: done, onError: form.onCreateError }));
+  const update = useMutation(recruiting.positions.update.mutationOptions({ onSuccess: done, onError: form.onUpdateError }));
+  const mutation = current ? update : create;
+
+  const submit = (event: FormEvent) =>
+    form.submit(event, current ? { change: changeOf(current, values), update: (change) => update.mutate({ id: current.id, change }) } : { input: createInput(values), create: (input) => create.mutate(input) });
+  const set = (field: keyof Omit<Values, 'interviewQuestions'>) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const questionErrors = Object.fromEntries(
+    Object.entries(form.errors).filter(([path]) => path.startsWith('interviewQuestions')).map(([path, message]) => [path.replace(/^interviewQuestions\.?/, ''), message]),
+  );
+  const back = current ? `/positions/${current.id}` : '/positions';
+
+  return (
+    <section aria-labelledby="position-form-title">
+      <p><Link to={back}>← {current ? current.title : 'Positions'}</Link></p>
+      <h1 id="position-form-title">{current ? `Edit ${current.title}` : 'New position'}</h1>
+      <form className="card" onSubmit={submit} noValidate>
+        <div className="grid">
+          <Field label="Title" error={form.errors['title']}>
+            {(p) => <input {...p} type="text" name="title" maxLength={200} value={values.title} onChange={set('title')} />}
+          </Field>
+          <Field label="Employment type" error={form.errors['employmentType']}>
+            {(p) => (
+              <select {...p} name="employmentType" value={values.employmentType} onChange={(e) => setValues((v) => ({ ...v, employmentType: EmploymentType.parse(e.target.value) }))}>
+                {EmploymentType.options.map((t) => <option key={t} value={t}>{EMPLOYMENT_TYPE_LABEL[t]}</option>)}
+              </select>
+            )}
+          </Field>
+          <Field label="Department" optional error={form.errors['department']}>
+            {(p) => <input {...p} type="text" name="department" maxLength={200} value={values.department} onChange={set('department')} />}
+          </Field>
+          <Field label="Location" optional error={form.errors['location']}>
+            {(p) => <input {...p} type="text" name="location" maxLength={200} value={values.location} onChange={set('location')} />}
+          </Field>
+          <Field label="External id" hint="Your ATS's id for this job." optional error={form.errors['externalId']}>
+            {(p) => <input {...p} type="text" name="externalId" maxLength={200} value={values.externalId} onChange={set('externalId')} />}
+          </Field>
+        </div>
+        <Field label="Description" hint="Markdown. An AI job description can be applied from the position's page." optional error={form.errors['description']}>
+          {(p) => <textarea {...p} name="description" rows={8} maxLength={20_000} value={values.description} onChange={set('description')} />}
+        </Field>
+        <QuestionsEditor
+          questions={values.interviewQuestions}
+          onChange={(interviewQuestions) => setValues((v) => ({ ...v, interviewQuestions }))}
+          errors={questionErrors}
+        />
+        <p className="error" role="alert">{mutation.isError && !Object.keys(form.errors).length ? errorMessage(mutation.error) : ''}</p>
+        {form.unchanged && <p className="muted" role="status">Nothing changed.</p>}
+        <div className="actions">
+          <button type="submit" disabled={mutation.isPending}>{current ? 'Save changes' : 'Create position'}</button>
+          <Link to={back}>Cancel</Link>
+        </div>
+      </form>
+    </section>
+  );
+}

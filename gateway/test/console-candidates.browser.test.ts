@@ -1,0 +1,132 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { call, newKey } from '@hireloop/devstack/testing';
+import { unique } from './api-assertions.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium as skip, WIDTHS, type ConsoleUser } from './console-helpers.js';
+
+// Issue 10: the Candidates views, and journey 4 (a candidate created through the REST API shows
+// up in the console's search), at a laptop's and a phone's width.
+
+describe('console: candidates', { skip }, () => {
+  let browser: Browser;
+  let user: ConsoleUser;
+  let key: string;
+  before(async () => {
+    browser = await launchBrowser();
+    user = await newConsoleUser();
+    key = (await newKey(user.organizationId, ['read', 'write'], 6000)).key;
+  });
+  after(() => browser?.close());
+
+  for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
+    it(`journey 4 at ${width} px: a candidate created through the REST API is found by the search and opens its profile`, async () => {
+      const word = `Zed${unique()}`;
+      const created = await call('POST', '/api/v1/candidates', { key, body: { name: `Rita ${word}`, email: `rita-${unique()}@example.com`, phone: '+44 20 7946 0000', metadata: { team: 'platform' } } });
+      assert.equal(created.status, 201, created.text);
+      const candidate = created.body.data as { id: string; name: string; email: string };
+
+      const view = await openPage(browser, width);
+      const { page } = view;
+      await logIn(page, user, 'candidates');
+      await checkView(view, 'candidates', 'Candidates');
+      await page.getByRole('searchbox', { name: 'Search by name or e-mail' }).fill(`rita ${word.slice(0, -2).toLowerCase()}`);
+      await page.waitForURL(/[?&]q=rita/); // the search is in the URL
+      const link = page.getByRole('link', { name: candidate.name });
+      await link.waitFor();
+      const results = page.getByRole('region', { name: 'Matching candidates' });
+      await results.and(page.locator('[aria-busy="false"]')).waitFor();
+      assert.equal(await results.getByRole('link').count(), 1, 'only the match is listed');
+      await assertNoOverflow(page, `candidates search at ${width} px`);
+
+      await link.click();
+      await page.getByRole('heading', { level: 1, name: candidate.name }).waitFor();
+      assert.ok(page.url().endsWith(`/console/candidates/${candidate.id}`));
+      await page.getByText(candidate.email).first().waitFor();
+      await page.getByText('platform').first().waitFor();
+      for (const section of ['Interviews', 'Evaluations', 'Hiring flows', 'Audit trail']) await page.getByRole('heading', { level: 2, name: section }).waitFor();
+      await page.getByText('No interviews yet.').waitFor();
+      await assertNoOverflow(page, `candidate profile at ${width} px`);
+
+      await page.goBack();
+      await page.getByRole('link', { name: candidate.name }).waitFor();
+      assertNoPageErrors(view.errors, `candidates at ${width} px`);
+      await view.close();
+    });
+
+    it(`at ${width} px: creates a candidate, refuses a taken e-mail on its field, and edits the candidate`, async () => {
+      const view = await openPage(browser, width);
+      const { page } = view;
+      await logIn(page, user, 'candidates/new');
+      await checkView(view, 'candidates/new', 'New candidate');
+
+      await page.getByRole('button', { name: 'Create candidate' }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+      assert.equal(await page.getByLabel('Name').getAttribute('aria-invalid'), 'true', 'an empty name is refused before anything is sent');
+
+      const name = `Mo ${unique()}`;
+      const email = `mo-${unique()}@example.com`;
+      await page.getByLabel('Name').fill(name);
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByRole('button', { name: 'Add a metadata field' }).click();
+      await page.getByLabel('Key 1').fill('source');
+      await page.getByLabel('Value 1').fill('referral');
+      await page.getByRole('button', { name: 'Create candidate' }).click();
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      const id = /\/candidates\/(cand_[^/]+)$/.exec(page.url())?.[1];
+      assert.ok(id, page.url());
+      await page.getByText('referral').waitFor();
+
+      // Another candidate holds this e-mail: the server's 409 is shown on the E-mail field.
+      const taken = `taken-${unique()}@example.com`;
+      assert.equal((await call('POST', '/api/v1/candidates', { key, body: { name: 'Other', email: taken } })).status, 201);
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.getByRole('heading', { level: 1, name: `Edit ${name}` }).waitFor();
+      await page.getByLabel('E-mail').fill(taken);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('A candidate with this e-mail exists already.').waitFor();
+      assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
+      await page.getByRole('link', { name: 'Open the candidate with this e-mail' }).waitFor();
+      await assertNoOverflow(page, `candidate edit with errors at ${width} px`);
+
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Name').fill(`${name} Jr`);
+      await page.getByLabel('Phone').fill('+1 555 0100');
+      await page.getByRole('button', { name: 'Remove metadata source' }).click();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('heading', { level: 1, name: `${name} Jr` }).waitFor();
+
+      const stored = await call('GET', `/api/v1/candidates/${id}`, { key });
+      assert.equal(stored.body.data.name, `${name} Jr`);
+      assert.equal(stored.body.data.phone, '+1 555 0100');
+      assert.equal(stored.body.data.email, email);
+      assert.deepEqual(stored.body.data.metadata, {}, 'the removed key is removed (sent as null)');
+      assertNoPageErrors(view.errors, `candidate forms at ${width} px`);
+      await view.close();
+    });
+  }
+
+  it('pages through the list and shows the empty state of a search that matches nothing', async () => {
+    const word = `Pg${unique()}`;
+    for (let i = 0; i < 27; i++) {
+      const res = await call('POST', '/api/v1/candidates', { key, body: { name: `Paged ${word} ${i}`, email: `paged-${i}-${unique()}@example.com` } });
+      assert.equal(res.status, 201, res.text);
+    }
+    const view = await openPage(browser, WIDTHS.phone);
+    const { page } = view;
+    await logIn(page, user, `candidates?q=${word}`);
+    await page.getByRole('link', { name: `Paged ${word} 26` }).waitFor();
+    assert.equal(await page.getByRole('link', { name: new RegExp(`^Paged ${word} `) }).count(), 25);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('link', { name: `Paged ${word} 0` }).waitFor();
+    assert.equal(await page.getByRole('link', { name: new RegExp(`^Paged ${word} `) }).count(), 2);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByRole('link', { name: `Paged ${word} 26` }).waitFor();
+
+    await page.getByRole('searchbox', { name: 'Search by name or e-mail' }).fill(`${word} nobody`);
+    await page.getByText('No candidate matches.', { exact: false }).waitFor();
+    await assertNoOverflow(page, 'candidates list at 390 px');
+    assertNoPageErrors(view.errors, 'candidates paging');
+    await view.close();
+  });
+});
