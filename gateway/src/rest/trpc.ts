@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError, createTrpc, type CallContext } from '@hireloop/platform';
+import { AppError, clientIpPrefix, createTrpc, type CallContext } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals, type ApiCaller } from '../request-context.js';
 
@@ -43,7 +43,8 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   if (!caller.scopes.includes(scope)) {
     throw new AppError('insufficient_scope', `This route needs the \`${scope}\` scope; the key has ${caller.scopes.map((s) => `\`${s}\``).join(', ')}.`);
   }
-  const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId };
+  // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
+  const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId, ipPrefix: clientIpPrefix(ctx.req.ip) };
   const result = await next({ ctx: { ...ctx, caller, ...ctx.services.forCaller(call) } });
   if (result.ok && meta.location) ctx.response.headers['Location'] = `/api/v1${meta.location.replace('{id}', (result.data as { data: { id: string } }).data.id)}`;
   return result;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { InternalTokenCache} from '@hireloop/platform';
-import { AppError, type Logger } from '@hireloop/platform';
+import { AppError, CLIENT_IP_PREFIX_HEADER, clientIpPrefix, type Logger } from '@hireloop/platform';
 import { SCOPES } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
 import { internalError, sendError, trpcErrorBody } from '../api/errors.js';
@@ -64,11 +64,14 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
     try {
       const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES] });
       const path = req.originalUrl.slice(`/trpc/${service}`.length);
+      // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
+      const ipPrefix = clientIpPrefix(req.ip);
       const upstream = await fetch(`${base}/trpc${path}`, {
         method: req.method,
         headers: {
           authorization: `Bearer ${token}`,
           'x-request-id': locals(req).requestId,
+          ...(ipPrefix ? { [CLIENT_IP_PREFIX_HEADER]: ipPrefix } : {}),
           ...(req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {}),
         },
         body: await readRaw(req),

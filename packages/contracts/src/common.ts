@@ -60,6 +60,7 @@ export const ID_PREFIXES = {
   organization: 'org',
   user: 'usr',
   session: 'ses',
+  auditEvent: 'aud',
 } as const;
 
 /** Success envelope: `{"data": …}` and nothing else at the top level (PRODUCT.md §3). */

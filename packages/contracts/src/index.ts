@@ -6,3 +6,4 @@ export * from './recruiting.js';
 export * from './events.js';
 export * from './integrations.js';
 export * from './http.js';
+export * from './audit.js';

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 
 // Return timestamptz as Date (default) but bigint/numeric as numbers where they fit.
@@ -83,6 +83,14 @@ export function createDb<DB>(pool: pg.Pool): Kysely<DB> {
 /** Readiness probe: one round trip. */
 export async function pingDb<DB>(db: Kysely<DB>): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/**
+ * Runs `work` in a transaction: the caller's, when `db` already is one (a write composed into a
+ * larger one), else a new one. For writes that must commit together with their audit row.
+ */
+export function inTransaction<DB, T>(db: Kysely<DB> | Transaction<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
 }
 
 export { sql };

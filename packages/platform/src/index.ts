@@ -28,3 +28,4 @@ export * from './event-invite-urls.js';
 export * from './sync.js';
 export * from './schedules.js';
 export * from './redaction.js';
+export * from './audit.js';

@@ -4,11 +4,16 @@ import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
 import { AppError, type AppErrorData } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import type { InternalTokenCache } from './internal-auth.js';
+import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER, currentAuditContext } from './audit.js';
 
 /** Per-call identity: the internal caller the target service will see, and the request id to carry. */
 export interface CallContext {
   auth: InternalAuth;
   requestId?: string;
+  /** The client's /24 or /48 (audit.ts), for the audit rows of the call's writes. */
+  ipPrefix?: string | null;
+  /** With a `system` token: who the platform acts for (an operator CLI: `cli:keys`). */
+  actor?: string;
 }
 
 
@@ -24,7 +29,15 @@ export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: stri
           url: `${baseUrl.replace(/\/$/, '')}/trpc`,
           headers: async () => {
             const headers: Record<string, string> = { authorization: `Bearer ${await tokens.tokenFor(call.auth)}` };
-            if (call.requestId) headers['x-request-id'] = call.requestId;
+            // Inside a service call, a call onward carries the same request, client and actor, so
+            // the writes it causes are audited as the original caller's.
+            const audit = currentAuditContext();
+            const requestId = call.requestId ?? audit?.requestId;
+            const ipPrefix = call.ipPrefix ?? audit?.ipPrefix;
+            const actor = call.actor ?? audit?.actorId;
+            if (requestId) headers['x-request-id'] = requestId;
+            if (ipPrefix) headers[CLIENT_IP_PREFIX_HEADER] = ipPrefix;
+            if (actor) headers[AUDIT_ACTOR_HEADER] = actor;
             return headers;
           },
           // Our routers use no transformer; the generic cannot see that through AnyTRPCRouter.

@@ -6,6 +6,7 @@ import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
 import { currentRequestId, newRequestId, isWellFormedRequestId, withRequestId } from './request-id.js';
+import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER } from './audit.js';
 
 export interface ServiceServerOptions {
   name: string;
@@ -29,7 +30,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     createContext: async ({ req }): Promise<ServiceContext> => {
       const header = req.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId() };
+      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) } };
     },
     onError: ({ error, path }) => {
       if (!appErrorOf(error)) options.logger.error({ err: error, path }, 'procedure failed');
@@ -56,6 +57,11 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     }
     sendJson(res, 404, { error: 'not found' });
   });
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -6,6 +6,7 @@ import { AppError, toTRPCError, type AppErrorData } from './errors.js';
 import { appErrorFromClientError } from './service-client.js';
 import { databaseUnavailable, isTransientDatabaseError } from './database-errors.js';
 import type { InternalAuth } from './internal-auth.js';
+import { auditContextOf, runWithAuditContext } from './audit.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
 export type ProcedureMeta = OpenApiMeta & {
@@ -72,6 +73,8 @@ export function createTrpc<TContext extends object>() {
 export interface ServiceContext {
   auth: InternalAuth | null;
   requestId: string;
+  /** The client's address prefix and the actor the platform acts for (audit.ts), from the call's headers. */
+  auditHeaders?: { ipPrefix?: string; actor?: string };
 }
 
 export type ServiceAuthed = ServiceContext & { auth: InternalAuth };
@@ -86,8 +89,9 @@ export function createServiceProcedures() {
   const t = createTrpc<ServiceContext>();
   // An AppError thrown in a procedure keeps its HTTP status on the wire (404, 409, 422…), not 500;
   // a transient database failure (deadlock, serialization, timeout, lost connection) is a 503.
-  const withAppErrors = t.procedure.use(async ({ next }) => {
-    const result = await next();
+  // Every call runs in its audit context, so the writes it makes record who made them (audit.ts).
+  const withAppErrors = t.procedure.use(async ({ ctx, next }) => {
+    const result = await runWithAuditContext(auditContextOf(ctx.auth, ctx.requestId, ctx.auditHeaders ?? {}), () => next());
     if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
       if (result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
       if (isTransientDatabaseError(result.error.cause)) throw toTRPCError(databaseUnavailable());

@@ -65,3 +65,4 @@ export interface IdentityDB {
 }
 
 export type Db = Kysely<IdentityDB> | Transaction<IdentityDB>;
+export const SCHEMA = 'identity';

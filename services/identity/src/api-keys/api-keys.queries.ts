@@ -1,7 +1,7 @@
-import { AppError, newId, generateApiKey, hashApiKey, apiKeyDisplayPrefix, olderThan, sql, type CursorCodec, toPage } from '@hireloop/platform';
+import { AppError, newId, generateApiKey, hashApiKey, apiKeyDisplayPrefix, inTransaction, olderThan, recordAudit, sql, type CursorCodec, toPage } from '@hireloop/platform';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, ID_PREFIXES, type ApiKey, type CreatedApiKey, type CreateApiKeyInput, type Scope } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
-import type { ApiKeysTable, Db } from '../db.js';
+import { SCHEMA, type ApiKeysTable, type Db } from '../db.js';
 
 export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
   return {
@@ -19,21 +19,24 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
 
 export async function createApiKey(db: Db, organizationId: string, input: CreateApiKeyInput, createdBy: string | null): Promise<CreatedApiKey> {
   const key = generateApiKey();
-  const row = await db
-    .insertInto('identity.api_keys')
-    .values({
-      id: newId(ID_PREFIXES.apiKey),
-      organization_id: organizationId,
-      name: input.name,
-      key_hash: hashApiKey(key),
-      prefix: apiKeyDisplayPrefix(key),
-      scopes: input.scopes,
-      rate_limit_per_minute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-      created_by: createdBy,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { ...toApiKey(row), key };
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('identity.api_keys')
+      .values({
+        id: newId(ID_PREFIXES.apiKey),
+        organization_id: organizationId,
+        name: input.name,
+        key_hash: hashApiKey(key),
+        prefix: apiKeyDisplayPrefix(key),
+        scopes: input.scopes,
+        rate_limit_per_minute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+        created_by: createdBy,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, SCHEMA, organizationId, 'api_key.created', { type: 'api_key', id: row.id });
+    return { ...toApiKey(row), key };
+  });
 }
 
 export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: string, limit: number, cursor?: string) {
@@ -50,12 +53,15 @@ export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: st
 
 /** Revokes at once: the next authentication of this key fails. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Db, id: string, organizationId: string | null): Promise<ApiKey> {
-  let query = db
-    .updateTable('identity.api_keys')
-    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-    .where('id', '=', id);
-  if (organizationId) query = query.where('organization_id', '=', organizationId);
-  const row = await query.returningAll().executeTakeFirst();
-  if (!row) throw new AppError('not_found', `No API key ${id}.`);
-  return toApiKey(row);
+  return inTransaction(db, async (trx) => {
+    let query = trx
+      .updateTable('identity.api_keys')
+      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+      .where('id', '=', id);
+    if (organizationId) query = query.where('organization_id', '=', organizationId);
+    const row = await query.returningAll().executeTakeFirst();
+    if (!row) throw new AppError('not_found', `No API key ${id}.`);
+    await recordAudit(trx, SCHEMA, row.organization_id, 'api_key.revoked', { type: 'api_key', id: row.id });
+    return toApiKey(row);
+  });
 }

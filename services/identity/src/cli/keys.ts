@@ -3,6 +3,9 @@ import { Scope } from '@hireloop/contracts';
 import { createIdentityClient } from '../client.js';
 import { parseArgs, runCli, UsageError } from './args.js';
 
+/** The actor of this tool's writes in the audit trail. */
+const CLI_ACTOR = 'cli:keys';
+
 const USAGE = `usage:
   npm run keys -- create --name NAME --scopes read,write[,admin] [--org ORG_ID] [--rate-limit PER_MINUTE]
   npm run keys -- list [--org ORG_ID]
@@ -12,7 +15,7 @@ The organization defaults to the demo organization.`;
 runCli(USAGE, async () => {
   const [command, ...rest] = process.argv.slice(2);
   const runtime = readRuntimeInfo();
-  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys);
+  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys, CLI_ACTOR);
   const orgOf = async (flag: string | undefined) => flag ?? (await identity.system.organizations.demo.query()).id;
 
   switch (command) {

@@ -2,6 +2,9 @@ import { readRuntimeInfo, rethrowServiceError } from '@hireloop/platform';
 import { createIdentityClient } from '../client.js';
 import { parseArgs, runCli, UsageError } from './args.js';
 
+/** The actor of this tool's writes in the audit trail. */
+const CLI_ACTOR = 'cli:users';
+
 const USAGE = `usage:
   npm run users -- create --email EMAIL --password PASSWORD [--name NAME] [--org ORG_ID]
 Creates a console user; prints its id. The organization defaults to the demo organization,
@@ -16,7 +19,7 @@ runCli(USAGE, async () => {
   if (!email) throw new UsageError('--email is required');
   if (!password) throw new UsageError('--password is required');
   const runtime = readRuntimeInfo();
-  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys);
+  const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys, CLI_ACTOR);
   const organizationId = flags['org'] ?? (await identity.system.organizations.demo.query().catch(rethrowServiceError)).id;
   const name = flags['name'] ?? email.split('@')[0]!;
   const user = await identity.system.users.create.mutate({ organizationId, email, name, password }).catch(rethrowServiceError);

@@ -1,17 +1,20 @@
-import { AppError, newId, sql, type Kysely } from '@hireloop/platform';
+import { AppError, inTransaction, newId, recordAudit, sql, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type Organization } from '@hireloop/contracts';
-import type { Db, IdentityDB } from '../db.js';
+import { SCHEMA, type Db, type IdentityDB } from '../db.js';
 import { createUser } from '../users/users.queries.js';
 
 export const DEMO_SLUG = 'demo';
 
 export async function createOrganization(db: Db, name: string, slug: string | null = null): Promise<Organization> {
-  const row = await db
-    .insertInto('identity.organizations')
-    .values({ id: newId(ID_PREFIXES.organization), name, slug })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
-  return row;
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('identity.organizations')
+      .values({ id: newId(ID_PREFIXES.organization), name, slug })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, SCHEMA, row.id, 'organization.created', { type: 'organization', id: row.id });
+    return row;
+  });
 }
 
 export async function getOrganization(db: Db, id: string): Promise<Organization> {

@@ -1,6 +1,6 @@
-import { AppError, newId } from '@hireloop/platform';
+import { AppError, inTransaction, newId, recordAudit } from '@hireloop/platform';
 import { ID_PREFIXES } from '@hireloop/contracts';
-import type { Db } from '../db.js';
+import { SCHEMA, type Db } from '../db.js';
 import { hashPassword } from '../sessions/passwords.js';
 
 export interface NewUser {
@@ -15,11 +15,15 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
 export async function createUser(db: Db, organizationId: string, input: NewUser) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db
-      .insertInto('identity.users')
-      .values({ id: newId(ID_PREFIXES.user), organization_id: organizationId, email: input.email.trim(), name: input.name, password_hash: passwordHash })
-      .returning(['id', 'email', 'name', 'organization_id as organizationId'])
-      .executeTakeFirstOrThrow();
+    return await inTransaction(db, async (trx) => {
+      const user = await trx
+        .insertInto('identity.users')
+        .values({ id: newId(ID_PREFIXES.user), organization_id: organizationId, email: input.email.trim(), name: input.name, password_hash: passwordHash })
+        .returning(['id', 'email', 'name', 'organization_id as organizationId'])
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, SCHEMA, organizationId, 'user.created', { type: 'user', id: user.id });
+      return user;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', 'A user with this e-mail already exists.');
     throw err;

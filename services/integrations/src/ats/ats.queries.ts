@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, newId, recordEvent, type Kysely } from '@hireloop/platform';
+import { AppError, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
 import { AtsEventBody, ID_PREFIXES } from '@hireloop/contracts';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 
@@ -34,6 +34,7 @@ export function acceptAtsEvent(db: Kysely<IntegrationsDB>, taskQueue: string, or
       kind: 'ats_event',
       taskQueue,
     });
+    await recordAudit(trx, SCHEMA, organizationId, 'ats_event.accepted', { type: 'ats_event', id });
     return { id, status: 'accepted' as const };
   });
 }

@@ -1,7 +1,7 @@
-import { AppError, newId, olderThan, purgeRelayedOutboxes, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
+import { AppError, newId, olderThan, purgeRelayedOutboxes, recordAudit, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
-import type { DeliveriesTable, DeliveryAttemptsTable, IntegrationsDB } from '../db.js';
+import { SCHEMA, type DeliveriesTable, type DeliveryAttemptsTable, type IntegrationsDB } from '../db.js';
 import { getWebhookRow } from '../webhooks/webhooks.queries.js';
 import { notifyDispatchers } from './fan-out.js';
 import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
@@ -92,6 +92,7 @@ export async function retryDelivery(db: Kysely<IntegrationsDB>, settings: Delive
       .returningAll()
       .executeTakeFirstOrThrow();
     await notifyDispatchers(trx);
+    await recordAudit(trx, SCHEMA, organizationId, 'webhook.delivery_retried', { type: 'delivery', id: deliveryId });
     return { delivery: toDelivery(row), stopWorkflows: before.status === 'retrying' ? [retryWorkflowId(deliveryId, before.generation)] : [] };
   });
 }
@@ -134,6 +135,7 @@ export async function replay(db: Kysely<IntegrationsDB>, settings: DeliverySetti
       count += rows.length;
     }
     if (count) await notifyDispatchers(trx);
+    await recordAudit(trx, SCHEMA, organizationId, 'webhook.replayed', { type: 'webhook', id: webhookId });
     return { count, stopWorkflows };
   });
 }

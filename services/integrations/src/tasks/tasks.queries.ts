@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, newId, recordEvent, type Kysely } from '@hireloop/platform';
+import { AppError, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreateJobDescriptionBody, type JobDescriptionResult, type Task } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type IntegrationsDB, type TasksTable } from '../db.js';
@@ -50,6 +50,7 @@ export function createJobDescriptionTask(db: Kysely<IntegrationsDB>, taskQueue: 
       kind: 'job_description',
       taskQueue,
     });
+    await recordAudit(trx, SCHEMA, organizationId, 'task.created', { type: 'task', id: row.id });
     return toTask(row);
   });
 }

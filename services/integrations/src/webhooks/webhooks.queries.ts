@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, newId, olderThan, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
+import { AppError, inTransaction, newId, olderThan, recordAudit, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type UpdateWebhookBody, type Webhook, type WebhookStats } from '@hireloop/contracts';
 import type { Selectable, UpdateObject } from 'kysely';
-import type { Db, IntegrationsDB, WebhooksTable } from '../db.js';
+import { SCHEMA, type Db, type IntegrationsDB, type WebhooksTable } from '../db.js';
 import type { DeliverySettings } from '../deliveries/delivery-start.js';
 import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
 import { cancelEndpointDeliveries } from '../deliveries/cancel.js';
@@ -89,6 +89,7 @@ export async function createWebhook(db: Kysely<IntegrationsDB>, box: SecretBox, 
       .executeTakeFirstOrThrow();
     const webhook = toWebhook(row);
     await queuePing(trx, settings.taskQueue, organizationId, webhook);
+    await recordAudit(trx, SCHEMA, organizationId, 'webhook.created', { type: 'webhook', id: webhook.id });
     return { ...webhook, stats: { ...NO_STATS, pending: 1, oldestDueAt: now.toISOString() }, secret };
   });
 }
@@ -138,28 +139,32 @@ export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: Delive
       .returningAll()
       .executeTakeFirstOrThrow();
     const stopWorkflows = disabling ? await cancelEndpointDeliveries(trx, id) : [];
+    await recordAudit(trx, SCHEMA, organizationId, 'webhook.updated', { type: 'webhook', id });
     return { row, stopWorkflows };
   });
   return { webhook: await webhookWithStats(db, result.row), stopWorkflows: result.stopWorkflows };
 }
 
-/** Updates one of the organization's webhooks that is not deleted (bumping updated_at), or 404. */
-async function updateLiveWebhook(db: Db, organizationId: string, id: string, set: UpdateObject<IntegrationsDB, 'integrations.webhooks'>): Promise<void> {
-  const row = await db
-    .updateTable('integrations.webhooks')
-    .set({ ...set, updated_at: new Date() })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+/** Updates one of the organization's webhooks that is not deleted (bumping updated_at) and audits it as `action`, or 404. */
+async function updateLiveWebhook(db: Db, organizationId: string, id: string, action: string, set: UpdateObject<IntegrationsDB, 'integrations.webhooks'>): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const row = await trx
+      .updateTable('integrations.webhooks')
+      .set({ ...set, updated_at: new Date() })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+    await recordAudit(trx, SCHEMA, organizationId, action, { type: 'webhook', id });
+  });
 }
 
 /** A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a gap. */
 export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string): Promise<{ secret: string }> {
   const secret = newSecret();
-  await updateLiveWebhook(db, organizationId, id, {
+  await updateLiveWebhook(db, organizationId, id, 'webhook.secret_rotated', {
     previous_secret_sealed: sql<string>`secret_sealed`,
     previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
     secret_sealed: box.seal(secret),
@@ -172,6 +177,7 @@ export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: Deliver
   return db.transaction().execute(async (trx) => {
     const row = await getWebhookRow(trx, organizationId, id);
     if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
+    await recordAudit(trx, SCHEMA, organizationId, 'webhook.tested', { type: 'webhook', id });
     return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
   });
 }
@@ -179,7 +185,7 @@ export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: Deliver
 /** DELETE: gone from the API at once; its pending deliveries end `cancelled`, its retry workflows are stopped. */
 export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
-    await updateLiveWebhook(trx, organizationId, id, { deleted_at: new Date() });
+    await updateLiveWebhook(trx, organizationId, id, 'webhook.deleted', { deleted_at: new Date() });
     return cancelEndpointDeliveries(trx, id);
   });
 }

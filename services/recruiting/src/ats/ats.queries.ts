@@ -1,6 +1,6 @@
-import { AppError, sql, type Kysely } from '@hireloop/platform';
+import { AppError, recordAudit, sql, type Kysely } from '@hireloop/platform';
 import type { AtsEventBody, Candidate, CreatePositionBody } from '@hireloop/contracts';
-import type { Db, RecruitingDB } from '../db.js';
+import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
 import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
 import { insertInterview } from '../interviews/interviews.queries.js';
@@ -18,6 +18,7 @@ export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId:
         .values(stored.map((stage) => ({ organization_id: organizationId, source, stage, action: 'ai_interview' as const })))
         .execute();
     }
+    await recordAudit(trx, SCHEMA, organizationId, 'ats.stage_mappings_set', { type: 'ats_stage_mappings', id: source });
   });
   return { source, stages: stored };
 }

@@ -1,4 +1,4 @@
-import { AppError, changedSince, newId, olderThan, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type SearchCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
@@ -161,11 +161,19 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
 }
 
 export function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdateCandidateBody): Promise<Candidate> {
-  return db.transaction().execute((trx) => updateCandidateRow(trx, organizationId, id, change));
+  return db.transaction().execute(async (trx) => {
+    const candidate = await updateCandidateRow(trx, organizationId, id, change);
+    await recordAudit(trx, SCHEMA, organizationId, 'candidate.updated', { type: 'candidate', id });
+    return candidate;
+  });
 }
 
 export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody): Promise<Candidate> {
-  return db.transaction().execute((trx) => insertCandidate(trx, organizationId, input));
+  return db.transaction().execute(async (trx) => {
+    const candidate = await insertCandidate(trx, organizationId, input);
+    await recordAudit(trx, SCHEMA, organizationId, 'candidate.created', { type: 'candidate', id: candidate.id });
+    return candidate;
+  });
 }
 
 /**

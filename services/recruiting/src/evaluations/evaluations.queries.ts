@@ -1,4 +1,4 @@
-import { AppError, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, olderThan, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
@@ -161,6 +161,7 @@ export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: strin
       .executeTakeFirstOrThrow();
     const evaluation = toEvaluation(interview, row);
     await recordEvent(trx, SCHEMA, organizationId, 'evaluation.reviewed', evaluation);
+    await recordAudit(trx, SCHEMA, organizationId, 'evaluation.reviewed', { type: 'evaluation', id: interviewId });
     return evaluation;
   });
 }

@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, newId, olderThan, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CandidateEnrollment, type EnrollBody, type Enrollment, type EnrollmentCard, type HiringFlow, type ListCandidateEnrollmentsQuery, type ListEnrollmentsQuery, type MoveEnrollmentBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EnrollmentsTable, type RecruitingDB } from '../db.js';
@@ -59,6 +59,7 @@ export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizat
     if (interviewId) await trx.updateTable('recruiting.enrollments').set({ interview_id: interviewId }).where('id', '=', inserted.id).execute();
     const enrollment = toEnrollment({ ...inserted, interview_id: interviewId });
     await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
+    await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', { type: 'enrollment', id: enrollment.id });
     return enrollment;
   });
 }
@@ -129,6 +130,7 @@ export function moveEnrollment(db: Kysely<RecruitingDB>, tokens: InviteTokens, o
       .executeTakeFirstOrThrow();
     const enrollment = toEnrollment(updated);
     await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_moved', enrollment);
+    await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_moved', { type: 'enrollment', id: enrollment.id });
     return enrollment;
   });
 }

@@ -1,6 +1,6 @@
-import { AppError, newId, olderThan, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, newId, olderThan, recordAudit, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type FlowInput, type HiringFlow } from '@hireloop/contracts';
-import type { Db, RecruitingDB } from '../db.js';
+import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { getPositionRow } from '../positions/positions.queries.js';
 
 async function withStages(db: Db, flows: { id: string; name: string; description: string | null; position_id: string | null; created_at: Date; updated_at: Date }[]): Promise<HiringFlow[]> {
@@ -57,6 +57,7 @@ export function createFlow(db: Kysely<RecruitingDB>, organizationId: string, inp
       .values({ id, organization_id: organizationId, name: input.name, description: input.description ?? null, position_id: input.positionId ?? null, created_at: now, updated_at: now })
       .execute();
     await insertStages(trx, id, input.stages);
+    await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.created', { type: 'hiring_flow', id });
     return getFlow(trx, organizationId, id);
   });
 }
@@ -79,6 +80,7 @@ export function updateFlow(db: Kysely<RecruitingDB>, organizationId: string, id:
       .set({ name: input.name, description: input.description ?? null, position_id: input.positionId ?? null, updated_at: new Date() })
       .where('id', '=', id)
       .execute();
+    await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.updated', { type: 'hiring_flow', id });
     return getFlow(trx, organizationId, id);
   });
 }

@@ -1,4 +1,4 @@
-import { AppError, changedSince, enqueueWorkflowStart, newId, olderThan, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
@@ -92,7 +92,11 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
 }
 
 export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
-  return db.transaction().execute((trx) => insertInterview(trx, tokens, organizationId, input));
+  return db.transaction().execute(async (trx) => {
+    const interview = await insertInterview(trx, tokens, organizationId, input);
+    await recordAudit(trx, SCHEMA, organizationId, 'interview.scheduled', { type: 'interview', id: interview.id });
+    return interview;
+  });
 }
 
 export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery, syncLagMs: number) {
@@ -144,6 +148,7 @@ export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
     if (status === 'completed' || status === 'expired' || status === 'declined') {
       throw new AppError('interview_not_cancellable', `Interview ${id} is ${status} and can no longer be cancelled.`);
     }
+    await recordAudit(trx, SCHEMA, organizationId, 'interview.cancelled', { type: 'interview', id });
     return transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason ?? null });
   });
 }

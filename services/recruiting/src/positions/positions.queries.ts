@@ -1,4 +1,4 @@
-import { AppError, changedSince, newId, olderThan, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
@@ -75,7 +75,11 @@ export async function insertPosition(trx: Db, organizationId: string, input: Cre
 }
 
 export function createPosition(db: Kysely<RecruitingDB>, organizationId: string, input: CreatePositionBody): Promise<Position> {
-  return db.transaction().execute((trx) => insertPosition(trx, organizationId, input));
+  return db.transaction().execute(async (trx) => {
+    const position = await insertPosition(trx, organizationId, input);
+    await recordAudit(trx, SCHEMA, organizationId, 'position.created', { type: 'position', id: position.id });
+    return position;
+  });
 }
 
 /**
@@ -93,6 +97,7 @@ export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string,
       .forUpdate()
       .executeTakeFirst();
     if (!current) throw new AppError('not_found', `No position ${id}.`);
+    await recordAudit(trx, SCHEMA, organizationId, 'position.updated', { type: 'position', id });
     const next = {
       title: change.title ?? current.title,
       description: change.description === undefined ? current.description : change.description,

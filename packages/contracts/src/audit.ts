@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ID_PREFIXES, Instant, prefixedId, text, Timestamp } from './common.js';
+import { RequestId } from './http.js';
+import { ListQuery } from './recruiting.js';
+
+export const AuditEventId = prefixedId(ID_PREFIXES.auditEvent);
+
+/**
+ * Who acted: an API key (`key_…`), a console user (`usr_…`), or the platform itself (`system`, or
+ * an operator CLI such as `cli:keys`).
+ */
+export const AuditActorType = z.enum(['api_key', 'user', 'system']);
+export type AuditActorType = z.infer<typeof AuditActorType>;
+
+/** An actor or resource id as stored: ids only, never a name or an e-mail. */
+const AuditRef = z.string().max(100);
+
+/** What a service stores and returns (ids only); the merged list adds the actor's name. */
+export const AuditRecord = z.object({
+  id: AuditEventId,
+  actor: z.object({ type: AuditActorType, id: AuditRef }),
+  action: z.string().max(100).describe('What was done, `<resource>.<verb>`: `candidate.created`, `api_key.revoked`, `evaluation.reviewed`…'),
+  resource: z.object({ type: z.string().max(50), id: AuditRef }),
+  requestId: RequestId.nullable().describe('The `X-Request-Id` of the request that made the change'),
+  ip: z.string().max(60).nullable().describe('The client address cut to its /24 (IPv4) or /48 (IPv6) prefix; null for the platform\'s own work'),
+  createdAt: Timestamp,
+});
+export type AuditRecord = z.infer<typeof AuditRecord>;
+
+/** GET /api/v1/audit-events (PRODUCT.md §7): who did what, when. */
+export const AuditEvent = AuditRecord.extend({
+  actor: AuditRecord.shape.actor.extend({ name: z.string().max(200).describe('The key\'s or user\'s name, or the platform tool that acted') }),
+}).meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditFilters = z.object({
+  actorId: AuditRef.pipe(text()).optional().describe('Only events of this actor (`key_…`, `usr_…`, `system`, `cli:keys`)'),
+  resourceId: AuditRef.pipe(text()).optional().describe('Only events about this resource'),
+  action: text().max(100).optional().describe('Only this action, e.g. `candidate.updated`'),
+  createdAfter: Instant.optional().describe('Only events after this instant'),
+  createdBefore: Instant.optional().describe('Only events before this instant'),
+});
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+export const ListAuditEventsQuery = ListQuery.extend(AuditFilters.shape).strict();
+export type ListAuditEventsQuery = z.infer<typeof ListAuditEventsQuery>;
+
+/** One service's slice of the merged list: the rows before a position, newest first. */
+export const AuditSliceQuery = AuditFilters.extend({
+  before: z.object({ createdAt: Timestamp, id: AuditEventId }).optional(),
+  limit: z.number().int().min(1).max(101),
+}).strict();
+export type AuditSliceQuery = z.infer<typeof AuditSliceQuery>;
