@@ -48,6 +48,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Events', description: 'The organization\'s events of the last 30 days: the envelopes webhooks deliver, for reconciling.' },
   { name: 'AI', description: 'Asynchronous AI tasks, such as generating a job description.' },
   { name: 'ATS events', description: 'Inbound events from an applicant-tracking system (Greenhouse, Lever, …).' },
+  { name: 'Audit events', description: 'Who did what, when: one event per write, from the API, the console and the operator CLIs, kept one year.' },
 ];
 
 /**

@@ -12,6 +12,7 @@ import {
 import { getEvent, listEvents } from './events.js';
 import { createJobDescription, getTask } from './tasks.js';
 import { pushAtsEvent } from './ats-events.js';
+import { listAuditEvents } from './audit-events.js';
 
 /** Every public /api/v1 route: one procedure each, with its scope and REST mapping in meta. */
 export const restRouter = router({
@@ -52,6 +53,7 @@ export const restRouter = router({
   createJobDescription,
   getTask,
   pushAtsEvent,
+  listAuditEvents,
 });
 export type RestRouter = typeof restRouter;
 

@@ -34,8 +34,8 @@ export const AuditEvent = AuditRecord.extend({
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 export const AuditFilters = z.object({
-  actorId: AuditRef.pipe(text()).optional().describe('Only events of this actor (`key_…`, `usr_…`, `system`, `cli:keys`)'),
-  resourceId: AuditRef.pipe(text()).optional().describe('Only events about this resource'),
+  actorId: text().max(100).optional().describe('Only events of this actor (`key_…`, `usr_…`, `system`, `cli:keys`)'),
+  resourceId: text().max(100).optional().describe('Only events about this resource'),
   action: text().max(100).optional().describe('Only this action, e.g. `candidate.updated`'),
   createdAfter: Instant.optional().describe('Only events after this instant'),
   createdBefore: Instant.optional().describe('Only events before this instant'),

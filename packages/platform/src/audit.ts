@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { ID_PREFIXES, type AuditActorType, type AuditFilters, type AuditRecord, type AuditSliceQuery } from '@hireloop/contracts';
 import { newId } from './ids.js';
@@ -114,16 +115,19 @@ interface AuditRow {
   created_at: Date;
 }
 
-/** Rows of one service's audit trail before `query.before`, newest first: its slice of the merged list. */
+/**
+ * Rows of one service's audit trail before `query.before`, newest first: its slice of the merged
+ * list. Ids compare in byte order (collate "C"), the order `newestAuditFirst` merges in.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function listAuditRecords(db: Kysely<any>, schema: string, organizationId: string, query: AuditSliceQuery): Promise<AuditRecord[]> {
   const where = [sql`organization_id = ${organizationId}`, ...auditFilterSql(query)];
-  if (query.before) where.push(sql`(created_at, id) < (${new Date(query.before.createdAt)}, ${query.before.id})`);
+  if (query.before) where.push(sql`(created_at, id collate "C") < (${new Date(query.before.createdAt)}, ${query.before.id})`);
   const rows = await sql<AuditRow>`
     select id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix, created_at
     from ${sql.id(schema, 'audit_events')}
     where ${sql.join(where, sql` and `)}
-    order by created_at desc, id desc
+    order by created_at desc, id collate "C" desc
     limit ${query.limit}`.execute(db);
   return rows.rows.map((r) => ({
     id: r.id,
@@ -136,6 +140,12 @@ export async function listAuditRecords(db: Kysely<any>, schema: string, organiza
   }));
 }
 
+/** The merged list's order: newest first by (createdAt, id), ids in byte order as in listAuditRecords. */
+export function newestAuditFirst(a: AuditRecord, b: AuditRecord): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
+}
+
 function auditFilterSql(filters: AuditFilters) {
   const where = [];
   if (filters.actorId) where.push(sql`actor_id = ${filters.actorId}`);
@@ -145,6 +155,9 @@ function auditFilterSql(filters: AuditFilters) {
   if (filters.createdBefore) where.push(sql`created_at < ${new Date(filters.createdBefore)}`);
   return where;
 }
+
+/** AUDIT_RETENTION_DAYS: how long audit rows are kept (PRODUCT.md §7: one year). */
+export const AuditRetentionDays = z.coerce.number().int().min(1).max(36_500).default(365);
 
 /** The retention purge of audit rows older than AUDIT_RETENTION_DAYS, for each service's purge schedule. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { AuditRetentionDays, BaseConfig, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 import type { LoginThrottlePolicy } from './sessions/login-throttle.js';
 
 export const IdentityConfig = BaseConfig.extend({
@@ -14,6 +14,11 @@ export const IdentityConfig = BaseConfig.extend({
   LOGIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
   CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
+  /** Audit rows (identity.audit_events) are purged after this. */
+  AUDIT_RETENTION_DAYS: AuditRetentionDays,
+  /** GET /audit-events merges the audit rows of the other services, read through their routers. */
+  RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
+  INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 

@@ -1,4 +1,6 @@
-import { createDb, databaseTimeouts, createLogger, createPool, createServiceServer, CursorCodec, migrateDatabase, pingDb, serveUntilSignalled } from '@hireloop/platform';
+import { createDb, databaseTimeouts, createLogger, createPool, createServiceServer, CursorCodec, migrateDatabase, pingDb, rethrowServiceError, serveUntilSignalled } from '@hireloop/platform';
+import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { migrations } from '../migrations/index.js';
 import { loadIdentityConfig, loginThrottlePolicy } from './config.js';
 import { passwords } from './sessions/passwords.js';
@@ -13,9 +15,16 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'identity',
 const db = createDb<IdentityDB>(pool);
 
 await migrateDatabase(config.DATABASE_URL, 'identity', migrations, databaseTimeouts(config));
+const recruiting = createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS);
+const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_TOKEN_KEYS);
 const router = createIdentityRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),
+  auditRetentionDays: config.AUDIT_RETENTION_DAYS,
+  auditSources: [
+    (org, query) => recruiting.forOrganization(org).audit.list.query(query).catch(rethrowServiceError),
+    (org, query) => integrations.forOrganization(org).audit.list.query(query).catch(rethrowServiceError),
+  ],
   login: { ttlHours: config.SESSION_TTL_HOURS, throttle: loginThrottlePolicy(config), passwords },
 });
 const server = createServiceServer({ name: 'identity', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });

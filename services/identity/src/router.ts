@@ -1,18 +1,23 @@
 import { z } from 'zod';
-import { AppError, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ApiKey, ApiKeyId, CreateApiKeyInput, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, text, User, UserId } from '@hireloop/contracts';
-import type { IdentityDB } from './db.js';
+import { AppError, purgeAuditEvents, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { ApiKey, ApiKeyId, AuditEvent, CreateApiKeyInput, ListAuditEventsQuery, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, text, User, UserId } from '@hireloop/contracts';
+import { SCHEMA, type IdentityDB } from './db.js';
 import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.queries.js';
 import { createOrganization, DEMO_SLUG, ensureDemoOrganization, findOrganizationBySlug, getOrganization } from './organizations/organizations.queries.js';
 import { login, logout, purgeDeadSessions, verifySession, type LoginDeps } from './sessions/sessions.queries.js';
 import { createUser } from './users/users.queries.js';
+import { listAuditEvents, type AuditSource } from './audit/audit-events.js';
 
 export interface IdentityDeps {
   db: Kysely<IdentityDB>;
   cursors: CursorCodec;
   login: LoginDeps;
+  /** The other services' slices of the audit trail (recruiting, integrations). */
+  auditSources: AuditSource[];
+  /** Audit rows are kept this long (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
 }
 
 const LoginOutput = z.discriminatedUnion('outcome', [
@@ -77,6 +82,13 @@ export function createIdentityRouter(deps: IdentityDeps) {
           return createUser(db, input.organizationId, input);
         }),
     }),
+    /** GET /audit-events and the console's audit view: every service's rows, merged, with actor names (admin). */
+    auditEvents: router({
+      list: orgProcedure
+        .input(ListAuditEventsQuery)
+        .output(pageOf(AuditEvent))
+        .query(({ ctx, input }) => listAuditEvents(db, deps.cursors, deps.auditSources, ctx.org, ctx.auth.scopes, input)),
+    }),
     sessions: router({
       login: systemProcedure
         .input(z.object({ email: text().max(254), password: text().max(1000), ip: z.string().max(100).nullable().default(null) }))
@@ -86,8 +98,10 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .input(z.object({ token: text().max(200) }))
         .output(User.nullable())
         .query(({ input }) => verifySession(db, input.token)),
-      /** The retention purge of expired and logged-out sessions, run by the `purge-identity` Temporal schedule. */
-      purge: systemProcedure.output(z.object({ sessions: z.number().int() })).mutation(() => purgeDeadSessions(db)),
+      /** The retention purge of expired and logged-out sessions and old audit rows, run by the `purge-identity` Temporal schedule. */
+      purge: systemProcedure
+        .output(z.object({ sessions: z.number().int(), auditEvents: z.number().int() }))
+        .mutation(async () => ({ ...(await purgeDeadSessions(db)), auditEvents: await purgeAuditEvents(db, SCHEMA, deps.auditRetentionDays) })),
       logout: systemProcedure
         .input(z.object({ token: text().max(200) }))
         .output(z.object({ ok: z.literal(true) }))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { AuditRetentionDays, BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 const Bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** "5s,5m,30m,2h" → seconds. */
@@ -31,6 +31,8 @@ export const IntegrationsConfig = BaseConfig.extend({
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
   /** Webhook delivery attempts (the attempt log) are purged after this. */
   DELIVERY_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Audit rows (integrations.audit_events) are purged after this. */
+  AUDIT_RETENTION_DAYS: AuditRetentionDays,
   /** Development only: lets webhooks target loopback (http allowed there). */
   WEBHOOK_ALLOW_LOOPBACK: Bool.default(false),
   /** Waits between delivery attempts (PRODUCT.md §8). */

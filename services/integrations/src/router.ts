@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import type { CursorCodec, EventInviteUrls, Kysely, Logger, SecretBox } from '@hireloop/platform';
+import { listAuditRecords, type CursorCodec, type EventInviteUrls, type Kysely, type Logger, type SecretBox } from '@hireloop/platform';
 import {
-  AtsEventAccepted, AtsEventBody, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
+  AtsEventAccepted, AtsEventBody, AuditRecord, AuditSliceQuery, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
   JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
   UpdateWebhookBody, Webhook, WebhookId, CandidateId,
 } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
-import type { IntegrationsDB } from './db.js';
+import { SCHEMA, type IntegrationsDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import {
   createWebhook, deleteWebhook, getWebhookRow, listWebhooks, rotateSecret, sendTestPing, updateWebhook, webhookWithStats,
@@ -89,7 +89,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
-        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int() }))
+        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), auditEvents: z.number().int() }))
         .mutation(() => purgeExpired(db, retention)),
     }),
     events: router({
@@ -120,6 +120,10 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         if (!task.positionId) throw new AppError('conflict', `Task ${task.id} was not made for a position.`);
         return recruiting.forOrganization(ctx.org).positions.applyJobDescription.mutate({ id: task.positionId, description: task.result.markdown });
       }),
+    }),
+    /** This service's slice of the audit trail; identity merges the slices into GET /audit-events. */
+    audit: router({
+      list: systemOrgProcedure.input(AuditSliceQuery).output(z.array(AuditRecord)).query(({ ctx, input }) => listAuditRecords(db, SCHEMA, ctx.org, input)),
     }),
     erasure: router({
       /** DELETE /candidates/{id}: the candidate is 404 from now on; the answer is its `candidate_erasure` task. */

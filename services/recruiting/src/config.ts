@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { AuditRetentionDays, BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 export const RecruitingConfig = BaseConfig.extend({
   RECRUITING_PORT: z.coerce.number().int().default(3102),
@@ -22,6 +22,8 @@ export const RecruitingConfig = BaseConfig.extend({
   OUTBOX_RETENTION_HOURS: OutboxRetentionHours,
   /** How often the retention schedules this process creates run; an existing schedule is updated to it. */
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
+  /** Audit rows (recruiting.audit_events) are purged after this. */
+  AUDIT_RETENTION_DAYS: AuditRetentionDays,
   /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
   RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
   /** A change must commit within this many ms of its `updated_at`; `updatedAfter` lists lag twice this. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AppError, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, listAuditRecords, purgeAuditEvents, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
-  AtsEventBody, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
+  AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
@@ -31,6 +31,8 @@ export interface RecruitingDeps {
   syncLagMs: number;
   /** Relayed outbox rows are kept this long (OUTBOX_RETENTION_HOURS). */
   outboxRetentionHours: number;
+  /** Audit rows are kept this long (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
   /** RETENTION_ANSWERS_DAYS, stated in the invite page's AI notice. */
   retentionAnswersDays: number;
 }
@@ -145,14 +147,20 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     retention: router({
       /**
        * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past
-       * OUTBOX_RETENTION_HOURS, and answers and evaluation text past RETENTION_ANSWERS_DAYS.
+       * OUTBOX_RETENTION_HOURS, answers and evaluation text past RETENTION_ANSWERS_DAYS, and audit
+       * rows past AUDIT_RETENTION_DAYS.
        */
       purge: systemProcedure
-        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int(), answers: z.number().int() }))
+        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int(), answers: z.number().int(), auditEvents: z.number().int() }))
         .mutation(async () => ({
           ...(await purgeRelayedOutboxes(db, SCHEMA, deps.outboxRetentionHours)),
           answers: await scrubExpiredAnswers(db, deps.retentionAnswersDays),
+          auditEvents: await purgeAuditEvents(db, SCHEMA, deps.auditRetentionDays),
         })),
+    }),
+    /** This service's slice of the audit trail; identity merges the slices into GET /audit-events. */
+    audit: router({
+      list: systemOrgProcedure.input(AuditSliceQuery).output(z.array(AuditRecord)).query(({ ctx, input }) => listAuditRecords(db, SCHEMA, ctx.org, input)),
     }),
     ats: router({
       /** The ATS-event workflow: match or create candidate and position, apply stage mappings. */

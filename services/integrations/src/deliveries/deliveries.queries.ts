@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, purgeRelayedOutboxes, recordAudit, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
+import { AppError, newId, olderThan, purgeAuditEvents, purgeRelayedOutboxes, recordAudit, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type DeliveriesTable, type DeliveryAttemptsTable, type IntegrationsDB } from '../db.js';
@@ -169,15 +169,17 @@ export async function getEvent(db: Kysely<IntegrationsDB>, inviteUrls: EventInvi
 export interface RetentionSettings {
   outboxHours: number;
   attemptDays: number;
+  auditDays: number;
 }
 
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
- * deliveries, attempts past the attempt retention, and relayed outbox rows.
+ * deliveries, attempts past the attempt retention, relayed outbox rows and old audit rows.
  */
-export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number } & OutboxPurgeResult> {
+export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; auditEvents: number } & OutboxPurgeResult> {
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
   const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), ...outboxes };
+  const auditEvents = await purgeAuditEvents(db, SCHEMA, retention.auditDays);
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), auditEvents, ...outboxes };
 }

@@ -1,0 +1,175 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, newKey, newOrganizationWithKey, testIdentity, type ApiResponse } from '@hireloop/devstack/testing';
+import { ROOT } from '@hireloop/devstack/paths';
+import type { AuditEvent } from '@hireloop/contracts';
+import { startReceiver } from './webhook-receiver.js';
+
+/**
+ * The audit trail (PRODUCT.md §7, §10; issue 11 item 4): one event per write from each surface,
+ * with the actor who made it, in the write's transaction; GET /audit-events merges the services.
+ */
+const run = promisify(execFile);
+const unique = () => Math.random().toString(36).slice(2, 10);
+
+async function auditEvents(key: string, query: Record<string, string> = {}): Promise<AuditEvent[]> {
+  const res = await call<{ data: AuditEvent[] }>('GET', `/api/v1/audit-events?${new URLSearchParams({ limit: '100', ...query }).toString()}`, { key });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+/** A console user of the organization, logged in: its id and session cookie. */
+async function consoleUser(organizationId: string) {
+  const email = `audit-${unique()}@example.test`;
+  const user = await testIdentity().system.users.create.mutate({ organizationId, email, name: 'Audit Reviewer', password: 'a long password' });
+  const login = await call('POST', '/auth/login', { body: { email, password: 'a long password' } });
+  assert.equal(login.status, 200, login.text);
+  return { id: user.id, cookie: (login.headers.get('set-cookie') ?? '').split(';')[0]! };
+}
+
+describe('one audit event per write, with its actor', () => {
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
+  });
+
+  it('REST: an API key\'s write records the key, the request id and the client\'s /24, and no personal data', async () => {
+    const email = `rest-${unique()}@example.test`;
+    const created = await call('POST', '/api/v1/candidates', { key: org.key, body: { email, name: 'Ada Lovelace' } });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.data.id as string;
+    const events = await auditEvents(org.key, { resourceId: id });
+    assert.equal(events.length, 1, JSON.stringify(events));
+    const [event] = events as [AuditEvent];
+    assert.equal(event.action, 'candidate.created');
+    assert.deepEqual(event.resource, { type: 'candidate', id });
+    assert.deepEqual(event.actor, { type: 'api_key', id: org.keyId, name: 'test' });
+    assert.equal(event.requestId, created.headers.get('x-request-id'));
+    assert.equal(event.ip, '127.0.0.0/24');
+    assert.match(event.id, /^aud_/);
+    const text = JSON.stringify(event);
+    assert.ok(!text.includes(email) && !text.includes('Ada'), 'ids only: no e-mail or name in the event');
+  });
+
+  it('console tRPC: a session user\'s write records the user, by name', async () => {
+    const user = await consoleUser(org.organization.id);
+    const res = await call('POST', '/trpc/recruiting/positions.create', { headers: { cookie: user.cookie }, body: { title: 'Audited role' } });
+    assert.equal(res.status, 200, res.text);
+    const id = res.body.result.data.id as string;
+    const events = await auditEvents(org.key, { resourceId: id });
+    assert.equal(events.length, 1, JSON.stringify(events));
+    assert.equal(events[0]!.action, 'position.created');
+    assert.deepEqual(events[0]!.actor, { type: 'user', id: user.id, name: 'Audit Reviewer' });
+    assert.equal(events[0]!.ip, '127.0.0.0/24');
+
+    // The console reads the same merged list through identity's router.
+    const input = encodeURIComponent(JSON.stringify({ resourceId: id }));
+    const listed = await call('GET', `/trpc/identity/auditEvents.list?input=${input}`, { headers: { cookie: user.cookie } });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.result.data.items, events);
+  });
+
+  it('CLI: `npm run keys -- create` records the tool as a system actor', async () => {
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'services/identity/src/cli/keys.ts'), 'create', '--name', 'cli audited', '--scopes', 'read', '--org', org.organization.id], { cwd: ROOT, env: process.env });
+    const keyId = /created (key_[0-9A-Za-z]+)/.exec(stderr)?.[1];
+    assert.ok(keyId, stderr);
+    const events = await auditEvents(org.key, { resourceId: keyId });
+    assert.equal(events.length, 1, JSON.stringify(events));
+    assert.equal(events[0]!.action, 'api_key.created');
+    assert.deepEqual(events[0]!.actor, { type: 'system', id: 'cli:keys', name: 'npm run keys' });
+    assert.equal(events[0]!.ip, null);
+  });
+
+  it('a write that fails and rolls back leaves no audit event', async () => {
+    const a = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'A', externalId: `ext-${unique()}` } });
+    const b = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'B' } });
+    assert.equal(a.status, 201, a.text);
+    assert.equal(b.status, 201, b.text);
+    // The update records its audit row, then finds the externalId taken and rolls back.
+    const clash = await call('PATCH', `/api/v1/positions/${b.body.data.id}`, { key: org.key, body: { externalId: a.body.data.externalId } });
+    assert.ok(clash.status >= 400 && clash.status < 500, clash.text);
+    const events = await auditEvents(org.key, { resourceId: b.body.data.id });
+    assert.deepEqual(events.map((e) => e.action), ['position.created']);
+    const ok = await call('PATCH', `/api/v1/positions/${b.body.data.id}`, { key: org.key, body: { title: 'B2' } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual((await auditEvents(org.key, { resourceId: b.body.data.id })).map((e) => e.action), ['position.updated', 'position.created']);
+  });
+});
+
+describe('GET /api/v1/audit-events', () => {
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  const made: string[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  after(() => receiver.close());
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    receiver = await startReceiver();
+    // Writes in all three services: a candidate (recruiting), a webhook (integrations), a key (identity).
+    for (let i = 0; i < 2; i++) {
+      const c = await call('POST', '/api/v1/candidates', { key: org.key, body: { email: `page-${i}-${unique()}@example.test`, name: 'Page Test' } });
+      const w = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: `${receiver.url}/hook-${i}`, events: ['*'] } });
+      const k = await newKey(org.organization.id, ['read']);
+      made.push(c.body.data.id, w.body.data.id, k.keyId);
+    }
+  });
+
+  it('walks every event once, newest first, across pages that merge the services', async () => {
+    const seen: AuditEvent[] = [];
+    let url: string | null = '/api/v1/audit-events?limit=2';
+    while (url) {
+      const res: ApiResponse<{ data: AuditEvent[] }> = await call<{ data: AuditEvent[] }>('GET', url, { key: org.key });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.data.length <= 2);
+      seen.push(...res.body.data);
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+      url = next ? new URL(next).pathname + new URL(next).search : null;
+    }
+    const ids = seen.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event twice');
+    const all = await auditEvents(org.key);
+    assert.deepEqual(ids, all.map((e) => e.id));
+    for (const resource of made) assert.ok(seen.some((e) => e.resource.id === resource), `${resource} is in the walk`);
+    const order = seen.map((e) => e.createdAt);
+    assert.deepEqual(order, [...order].sort().reverse(), 'newest first');
+  });
+
+  it('filters by action, actor and time; a cursor is bound to its filters', async () => {
+    const webhooks = await auditEvents(org.key, { action: 'webhook.created' });
+    assert.equal(webhooks.length, 2);
+    assert.ok(webhooks.every((e) => e.resource.type === 'webhook' && e.actor.id === org.keyId));
+    const byKey = await auditEvents(org.key, { actorId: org.keyId });
+    assert.ok(byKey.length >= 4 && byKey.every((e) => e.actor.id === org.keyId));
+    assert.deepEqual(await auditEvents(org.key, { createdAfter: new Date(Date.now() + 60_000).toISOString() }), []);
+    assert.deepEqual(await auditEvents(org.key, { createdBefore: '2000-01-01T00:00:00Z' }), []);
+
+    const first = await call('GET', '/api/v1/audit-events?limit=1&action=webhook.created', { key: org.key });
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    assert.ok(next);
+    const cursor = new URL(next).searchParams.get('cursor')!;
+    const other = await call('GET', `/api/v1/audit-events?limit=1&action=candidate.created&cursor=${encodeURIComponent(cursor)}`, { key: org.key });
+    assert.equal(other.status, 422, other.text);
+    assert.equal(other.body.error.code, 'validation_failed');
+  });
+
+  it('needs the admin scope: 403 insufficient_scope for read and write', async () => {
+    const { key } = await newKey(org.organization.id, ['read', 'write']);
+    const res = await call('GET', '/api/v1/audit-events', { key });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error.code, 'insufficient_scope');
+  });
+
+  it('shows only the caller\'s organization', async () => {
+    const other = await newOrganizationWithKey(['admin']);
+    const theirs = await auditEvents(other.key);
+    assert.ok(!theirs.some((e) => made.includes(e.resource.id)), 'another organization sees none of these events');
+    assert.deepEqual(await auditEvents(other.key, { resourceId: made[0]! }), []);
+  });
+
+  it('refuses unknown parameters', async () => {
+    const res = await call('GET', '/api/v1/audit-events?resource=x', { key: org.key });
+    assert.equal(res.status, 422);
+  });
+});
