@@ -83,6 +83,18 @@ describe('one audit event per write, with its actor', () => {
     assert.equal(events[0]!.ip, null);
   });
 
+  it('an erasure is the DELETE caller\'s, though integrations passes it on to recruiting', async () => {
+    const created = await call('POST', '/api/v1/candidates', { key: org.key, body: { email: `erase-${unique()}@example.test`, name: 'To Be Erased' } });
+    const id = created.body.data.id as string;
+    const erased = await call('DELETE', `/api/v1/candidates/${id}`, { key: org.key });
+    assert.equal(erased.status, 202, erased.text);
+    const events = await auditEvents(org.key, { resourceId: id });
+    assert.deepEqual(events.map((e) => [e.action, e.actor.type, e.actor.id, e.requestId]), [
+      ['candidate.erased', 'api_key', org.keyId, erased.headers.get('x-request-id')],
+      ['candidate.created', 'api_key', org.keyId, created.headers.get('x-request-id')],
+    ]);
+  });
+
   it('a write that fails and rolls back leaves no audit event', async () => {
     const a = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'A', externalId: `ext-${unique()}` } });
     const b = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'B' } });

@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, redactEventPayloads, type Kysely } from '@hireloop/platform';
+import { AppError, enqueueWorkflowStart, recordAudit, redactEventPayloads, type Kysely } from '@hireloop/platform';
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { scrubInterviewContent } from '../interviews/interview-content.js';
 
@@ -41,6 +41,8 @@ export function eraseCandidate(db: Kysely<RecruitingDB>, taskQueue: string, orga
       kind: 'candidate_erasure',
       taskQueue,
     });
+    // The caller of DELETE /candidates/{id} (integrations passes the key or user on).
+    await recordAudit(trx, SCHEMA, organizationId, 'candidate.erased', { type: 'candidate', id });
     return { candidateId: id, erasedAt: now.toISOString() };
   });
 }
