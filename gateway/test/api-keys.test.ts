@@ -28,6 +28,23 @@ describe('API key lifecycle', () => {
     assert.ok(!JSON.stringify(page).includes(key.slice(11)), 'the key value never appears in a listing');
   });
 
+  it('lists only active keys when asked (the console hides revoked ones), page by page', async () => {
+    const { organization, keyId } = await newOrganizationWithKey(['read']);
+    const identity = testIdentity().forOrganization(organization.id);
+    const kept = await identity.apiKeys.create.mutate({ name: 'kept', scopes: ['read'] });
+    const revoked = await identity.apiKeys.create.mutate({ name: 'revoked', scopes: ['read'] });
+    await identity.apiKeys.revoke.mutate({ id: revoked.id });
+    const all = await identity.apiKeys.list.query({ limit: 25 });
+    assert.deepEqual(all.items.map((k) => k.id), [revoked.id, kept.id, keyId]);
+    const first = await identity.apiKeys.list.query({ limit: 1, activeOnly: true });
+    assert.deepEqual(first.items.map((k) => k.id), [kept.id]);
+    const second = await identity.apiKeys.list.query({ limit: 1, activeOnly: true, cursor: first.nextCursor! });
+    assert.deepEqual(second.items.map((k) => k.id), [keyId]);
+    assert.equal(second.nextCursor, null);
+    // A cursor is bound to its filter.
+    await assert.rejects(identity.apiKeys.list.query({ limit: 1, cursor: first.nextCursor! }));
+  });
+
   it('cannot be revoked from another organization', async () => {
     const a = await newOrganizationWithKey(['read']);
     const b = await newOrganizationWithKey(['read']);

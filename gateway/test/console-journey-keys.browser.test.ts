@@ -58,7 +58,7 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
 
       // The filter hides revoked keys.
       await page.getByRole('checkbox', { name: 'Hide revoked keys' }).check();
-      await page.getByText('Every key on this page is revoked.').waitFor();
+      await page.getByText('No active keys.').waitFor();
       await assertNoOverflow(page, `keys at ${width} px`);
       assertNoPageErrors(view.errors, `keys at ${width} px`);
       await view.close();

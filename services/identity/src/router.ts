@@ -42,9 +42,9 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .output(CreatedApiKey)
         .mutation(({ ctx, input }) => createApiKey(db, ctx.org, input, userId(ctx.auth.sub))),
       list: orgProcedure
-        .input(ListInput)
+        .input(ListInput.extend({ activeOnly: z.boolean().optional() }))
         .output(pageOf(ApiKey))
-        .query(({ ctx, input }) => listApiKeys(db, deps.cursors, ctx.org, input.limit, input.cursor)),
+        .query(({ ctx, input }) => listApiKeys(db, deps.cursors, ctx.org, input.limit, input.cursor, input.activeOnly)),
       revoke: orgProcedure
         .input(z.object({ id: ApiKeyId }))
         .output(ApiKey)

@@ -39,9 +39,11 @@ export async function createApiKey(db: Db, organizationId: string, input: Create
   });
 }
 
-export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: string, limit: number, cursor?: string) {
-  const context = { list: 'api_keys', organizationId, filters: {} };
+/** Newest first; `activeOnly` leaves revoked keys out (the console's filter). A cursor belongs to its filter. */
+export async function listApiKeys(db: Db, codec: CursorCodec, organizationId: string, limit: number, cursor?: string, activeOnly = false) {
+  const context = { list: 'api_keys', organizationId, filters: activeOnly ? { activeOnly: true } : {} };
   let query = db.selectFrom('identity.api_keys').selectAll().where('organization_id', '=', organizationId);
+  if (activeOnly) query = query.where('revoked_at', 'is', null);
   if (cursor) {
     const at = codec.decode(cursor, context);
     query = query.where(olderThan(at));

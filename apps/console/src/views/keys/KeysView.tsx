@@ -3,9 +3,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { CreateApiKeyInput, SCOPES, type ApiKey, type CreatedApiKey, type Scope } from '@hireloop/contracts';
 import { identity, errorMessage } from '../../trpc.js';
 import { apiBaseUrl } from '../../config.js';
-import { QueryView } from '../../components/PageState.js';
-import { Pager, useCursorPages } from '../../components/Pager.js';
-import { DataTable, type Column } from '../../components/DataTable.js';
+import { useCursorPages } from '../../components/Pager.js';
+import { PagedTable, type Column } from '../../components/DataTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
@@ -85,7 +84,10 @@ function KeyList() {
   const [hideRevoked, setHideRevoked] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const queryClient = useQueryClient();
-  const list = useQuery({ ...identity.apiKeys.list.queryOptions({ limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }), placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...identity.apiKeys.list.queryOptions({ limit: PAGE_SIZE, ...(hideRevoked ? { activeOnly: true } : {}), ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
+    placeholderData: keepPreviousData,
+  });
   const revoke = useMutation(identity.apiKeys.revoke.mutationOptions({
     onSuccess: () => {
       setRevoking(null);
@@ -113,19 +115,9 @@ function KeyList() {
     <section className="card" aria-labelledby="keys-list-title">
       <div className="card-head">
         <h2 id="keys-list-title">Keys</h2>
-        <label className="check"><input type="checkbox" checked={hideRevoked} onChange={(e) => setHideRevoked(e.target.checked)} /> Hide revoked keys</label>
+        <label className="check"><input type="checkbox" checked={hideRevoked} onChange={(e) => { setHideRevoked(e.target.checked); pages.reset(); }} /> Hide revoked keys</label>
       </div>
-      <QueryView query={list} isEmpty={(d) => d.items.length === 0 && pages.page === 1} empty="No keys yet.">
-        {(data) => {
-          const rows = hideRevoked ? data.items.filter((k) => !k.revokedAt) : data.items;
-          return (
-            <>
-              {rows.length ? <DataTable caption="API keys" columns={columns} rows={rows} rowKey={(k) => k.id} /> : <p className="empty">Every key on this page is revoked.</p>}
-              <Pager pages={pages} nextCursor={data.nextCursor} label="Key pages" />
-            </>
-          );
-        }}
-      </QueryView>
+      <PagedTable query={list} pages={pages} caption="API keys" columns={columns} rowKey={(k) => k.id} empty={hideRevoked ? 'No active keys.' : 'No keys yet.'} />
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke the key “${revoking?.name ?? ''}”?`}
