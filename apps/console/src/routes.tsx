@@ -35,6 +35,7 @@ export const routes: ConsoleRoute[] = [
   { path: 'webhooks', title: 'Webhooks', nav: true, load: () => import('./views/webhooks/WebhooksView.js') },
   { path: 'webhooks/:id', title: 'Webhook', example: 'webhooks/{webhook}', load: () => import('./views/webhooks/WebhookDetail.js') },
   { path: 'ats', title: 'ATS mappings', nav: true, load: () => import('./views/ats/AtsView.js') },
+  { path: 'audit', title: 'Audit log', nav: true, load: () => import('./views/audit/AuditView.js') },
 ];
 
 /** Where /console/ lands after login. */
