@@ -4,9 +4,13 @@ import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
 import { AppError, type AppErrorData } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import type { InternalTokenCache } from './internal-auth.js';
+import { currentRequestId } from './request-id.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER, currentAuditContext } from './audit.js';
 
-/** Per-call identity: the internal caller the target service will see, and the request id to carry. */
+/**
+ * Per-call identity: the internal caller the target service will see, and the request id to carry
+ * (when absent: the running service call's, or the scope's of `withRequestId`, as in an activity).
+ */
 export interface CallContext {
   auth: InternalAuth;
   requestId?: string;
@@ -30,9 +34,10 @@ export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: stri
           headers: async () => {
             const headers: Record<string, string> = { authorization: `Bearer ${await tokens.tokenFor(call.auth)}` };
             // Inside a service call, a call onward carries the same request, client and actor, so
-            // the writes it causes are audited as the original caller's.
+            // the writes it causes are audited as the original caller's. An activity runs in the
+            // scope of its workflow's request id (workflows' request-id.activity-interceptors.ts).
             const audit = currentAuditContext();
-            const requestId = call.requestId ?? audit?.requestId;
+            const requestId = call.requestId ?? audit?.requestId ?? currentRequestId();
             const ipPrefix = call.ipPrefix ?? audit?.ipPrefix;
             const actor = call.actor ?? audit?.actorId;
             if (requestId) headers['x-request-id'] = requestId;

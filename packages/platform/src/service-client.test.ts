@@ -1,0 +1,45 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createServiceClient } from './service-client.js';
+import { createServiceServer } from './service-server.js';
+import { createServiceProcedures } from './trpc.js';
+import { InternalTokenCache, SYSTEM_SUBJECT } from './internal-auth.js';
+import { parseKeyRing } from './keys.js';
+import { createLogger } from './logger.js';
+import { newRequestId, withRequestId } from './request-id.js';
+
+/**
+ * The request id travels with a service call (X-Request-Id): the one the caller names, or else the
+ * one of the scope it runs in, as an activity runs in its workflow's (workflows'
+ * request-id.activity-interceptors.ts). A real service server over HTTP, answering the request id
+ * its procedure's context got.
+ */
+describe('a service call carries the request id of its scope', () => {
+  const keys = parseKeyRing(`k1:${'r'.repeat(32)}`, 'secret');
+  const { router, internalProcedure } = createServiceProcedures();
+  const appRouter = router({ requestId: internalProcedure.query(({ ctx }) => ctx.requestId) });
+  let server: Server;
+  let client: ReturnType<typeof createServiceClient<typeof appRouter>>;
+  const auth = { sub: SYSTEM_SUBJECT, org: null, scopes: [] };
+  before(async () => {
+    server = createServiceServer({ name: 'request-id-test', router: appRouter, internalTokenKeys: keys, logger: createLogger('request-id-test', 'silent'), ready: async () => undefined });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = createServiceClient<typeof appRouter>(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, new InternalTokenCache(keys));
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('inside withRequestId, with none named, the service sees the scope\'s request id', async () => {
+    const id = newRequestId();
+    assert.equal(await withRequestId(id, () => client({ auth }).requestId.query()), id);
+  });
+
+  it('a request id named by the call wins; with neither, the service makes a new one', async () => {
+    const named = newRequestId();
+    assert.equal(await withRequestId(newRequestId(), () => client({ auth, requestId: named }).requestId.query()), named);
+    const fresh = await client({ auth }).requestId.query();
+    assert.match(fresh, /^req_/);
+    assert.notEqual(fresh, named);
+  });
+});
