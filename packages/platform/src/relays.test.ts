@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { createDb, createPool, sql } from './db.js';
 import { InternalTokenCache } from './internal-auth.js';
@@ -68,6 +68,8 @@ describe('OutboxPublisher', () => {
   let url: string;
   let mode: 'hang' | 'ok' = 'hang';
   const seen = { requests: 0, aborted: 0, events: [] as string[] };
+  /** Requests the receiver holds while it hangs, for the test to answer. */
+  const held: ServerResponse[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
@@ -76,7 +78,11 @@ describe('OutboxPublisher', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (mode === 'hang') {
-          res.on('close', () => seen.aborted++);
+          held.push(res);
+          // Closed before an answer: the caller gave up.
+          res.on('close', () => {
+            if (!res.writableEnded) seen.aborted++;
+          });
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: { id: string }[] };
@@ -99,19 +105,36 @@ describe('OutboxPublisher', () => {
     for (let i = 0; i < 3; i++) ids.push((await recordEvent(db, SCHEMA, org, 'candidate.created', { i })).id);
     // Only this test's rows: the lease test above left its own rows behind, published to nobody.
     await sql`update ${sql.id(SCHEMA, 'outbox')} set published_at = now() where organization_id <> ${org}`.execute(db);
-
     const sink = integrationsEventSink(url, new InternalTokenCache(`t1:${'k'.repeat(32)}`));
-    const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, { pollMs: 100, callTimeoutMs: 300 });
-    await publisher.start();
+
+    // While a call hangs (its deadline far away, so it is surely still hanging when the rows are
+    // looked at, however loaded the machine), the rows are leased but not locked.
+    const patient = new OutboxPublisher(db, SCHEMA, sink, logger, { pollMs: 100, callTimeoutMs: 120_000 });
+    await patient.start();
     try {
-      await until(async () => seen.requests, (n) => n >= 1, 'the publisher called the receiver');
-      // The receiver hangs: the rows are leased but not locked.
+      await until(async () => held.length, (n) => n >= 1, 'the publisher called the receiver');
       await db.transaction().execute(async (trx) => {
         const { rows } = await sql<{ id: string; leased: boolean }>`select id, lease_until > now() as leased from ${sql.id(SCHEMA, 'outbox')}
           where id = any(${ids}) for update nowait`.execute(trx);
         assert.equal(rows.length, 3, 'another transaction can lock the rows at once');
         assert.ok(rows.every((r) => r.leased), 'the rows are leased to the publisher');
       });
+    } finally {
+      // Stopped first, so the refused call is its last; the refusal gives the rows back.
+      const stopped = patient.stop();
+      for (const res of held.splice(0)) res.writeHead(503).end('busy');
+      await stopped;
+    }
+    assert.equal(
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.id(SCHEMA, 'outbox')} where id = any(${ids}) and lease_until is null and published_at is null`.execute(db)).rows[0]!.n,
+      3,
+      'a refused call gives the rows back',
+    );
+
+    // A receiver that never answers costs one deadline, then the rows are retried.
+    const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, { pollMs: 100, callTimeoutMs: 300 });
+    await publisher.start();
+    try {
       await until(async () => seen.aborted, (n) => n >= 1, 'the hung call was abandoned at its deadline');
 
       mode = 'ok';
