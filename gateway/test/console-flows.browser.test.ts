@@ -80,6 +80,17 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await card('Phone screen').waitFor();
         await page.getByRole('button', { name: `Enroll ${candidate.name}` }).click();
         await page.getByRole('alert').getByText(`${candidate.name} is already in this flow.`).waitFor();
+
+        // Someone new: enrolled by e-mail and name, created on the way.
+        const newcomer = { email: `new-${width}-${unique()}@example.com`, name: `Newcomer ${unique()}` };
+        await page.getByText('Someone new').click();
+        await page.getByLabel('E-mail').fill(newcomer.email);
+        await page.getByLabel('Name', { exact: true }).fill(newcomer.name);
+        await page.getByRole('button', { name: 'Enroll new candidate' }).click();
+        await page.getByText(`${newcomer.name} enrolled in Phone screen.`).waitFor();
+        await column(page, 'Phone screen').getByRole('article', { name: newcomer.name }).waitFor();
+        const created = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(newcomer.email)}`, { key });
+        assert.equal(created.body.data[0]?.name, newcomer.name);
         await assertNoOverflow(page, `the board with a card at ${width} px`);
 
         // Move with the card's own select and button, by keyboard: choose, Tab to Move, Enter.

@@ -1,6 +1,6 @@
 import {
-  CandidateId, Email, EnrollBody, Enrollment, EnrollmentId, envelope, EXACTLY_ONE_MOVE, exactlyOneMove, listEnvelope, FlowId, HiringFlow, ListEnrollmentsQuery, ListFlowsQuery,
-  MoveEnrollmentFields, Name,
+  CandidateId, EnrollBody, EnrollNewCandidate, Enrollment, EnrollmentId, envelope, EXACTLY_ONE_MOVE, exactlyOneMove, listEnvelope, FlowId, HiringFlow, ListEnrollmentsQuery, ListFlowsQuery,
+  MoveEnrollmentFields,
 } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
@@ -29,7 +29,7 @@ const EnrollInput = z
   .object({
     id: FlowId,
     candidateId: CandidateId.optional(),
-    candidate: z.object({ email: Email, name: Name }).strict().optional(),
+    candidate: EnrollNewCandidate.optional(),
   })
   .strict()
   .refine((b) => (b.candidateId === undefined) !== (b.candidate === undefined), { message: 'give exactly one of candidateId and candidate', path: ['candidateId'] });

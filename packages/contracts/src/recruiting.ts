@@ -385,10 +385,13 @@ export const MoveEnrollmentBody = MoveEnrollmentFields.strict()
   .meta({ id: 'MoveEnrollmentBody', description: 'Either `stageId` (move to that stage) or `status` (end the enrollment)' });
 export type MoveEnrollmentBody = z.infer<typeof MoveEnrollmentBody>;
 
+/** Someone to enroll by e-mail: the candidate with that e-mail, or a new one with this name. */
+export const EnrollNewCandidate = z.object({ email: Email, name: Name }).strict();
+
 export const EnrollBody = z
   .union([
     z.object({ candidateId: CandidateId }).strict(),
-    z.object({ candidate: z.object({ email: Email, name: Name }).strict() }).strict(),
+    z.object({ candidate: EnrollNewCandidate }).strict(),
   ])
   .meta({ id: 'EnrollBody', description: 'Either an existing `candidateId`, or a `candidate` to find by e-mail or create' });
 export type EnrollBody = z.infer<typeof EnrollBody>;

@@ -1,9 +1,10 @@
 // Enroll a candidate into a flow: find them by name or e-mail (candidates.list with `search`) and
-// pick one; the enrollment starts in the flow's first stage (flows.enroll).
+// pick one, or give the e-mail and name of someone new (found by e-mail if they exist after all).
+// The enrollment starts in the flow's first stage (flows.enroll).
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { CandidateSearch, type Candidate, type HiringFlow } from '@hireloop/contracts';
+import { CandidateSearch, EnrollNewCandidate, type HiringFlow } from '@hireloop/contracts';
 import { errorCode, errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { Field, useZodForm } from '../../components/Field.js';
@@ -27,11 +28,14 @@ export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnro
     const input = form.validate({ search: term });
     if (input) setSearch(input.search);
   };
-  const pick = (candidate: Candidate) => {
+  const enrollAs = (body: { candidateId: string } | { candidate: { email: string; name: string } }, name: string, done?: () => void) => {
     setRefusal('');
-    enroll.mutate({ flowId: flow.id, body: { candidateId: candidate.id } }, {
-      onSuccess: () => onEnrolled(candidate.name),
-      onError: (error) => setRefusal(errorCode(error) === 'already_enrolled' ? `${candidate.name} is already in this flow.` : errorMessage(error)),
+    enroll.mutate({ flowId: flow.id, body }, {
+      onSuccess: () => {
+        done?.();
+        onEnrolled(name);
+      },
+      onError: (error) => setRefusal(errorCode(error) === 'already_enrolled' ? `${name} is already in this flow.` : errorMessage(error)),
     });
   };
   return (
@@ -51,7 +55,7 @@ export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnro
               {data.items.map((c) => (
                 <li key={c.id}>
                   <span><strong>{c.name}</strong> <span className="hint card-email">{c.email}</span></span>
-                  <button type="button" className="small" disabled={enroll.isPending} onClick={() => pick(c)} aria-label={`Enroll ${c.name}`}>Enroll</button>
+                  <button type="button" className="small" disabled={enroll.isPending} onClick={() => enrollAs({ candidateId: c.id }, c.name)} aria-label={`Enroll ${c.name}`}>Enroll</button>
                 </li>
               ))}
             </ul>
@@ -59,7 +63,34 @@ export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnro
         </QueryView>
       )}
       {search !== null && results.data?.nextCursor && <p className="hint">Only the first {RESULTS} matches are shown; add a word to narrow the search.</p>}
+      <NewCandidate busy={enroll.isPending} onSubmit={(candidate, done) => enrollAs({ candidate }, candidate.name, done)} />
     </section>
+  );
+}
+
+/** Someone not in Hireloop yet: e-mail and name (an existing e-mail enrolls that candidate). */
+function NewCandidate({ busy, onSubmit }: { busy: boolean; onSubmit: (candidate: { email: string; name: string }, done: () => void) => void }) {
+  const form = useZodForm(EnrollNewCandidate);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = form.validate({ email, name });
+    if (input) onSubmit(input, () => { setEmail(''); setName(''); });
+  };
+  return (
+    <details className="enroll-new">
+      <summary>Someone new</summary>
+      <form onSubmit={submit} noValidate>
+        <Field label="E-mail" error={form.errors['email']}>
+          {(p) => <input {...p} type="email" name="email" maxLength={254} autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
+        <Field label="Name" error={form.errors['name']}>
+          {(p) => <input {...p} type="text" name="name" maxLength={200} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <button type="submit" disabled={busy}>Enroll new candidate</button>
+      </form>
+    </details>
   );
 }
 

@@ -23,7 +23,9 @@ type Stage = HiringFlow['stages'][number];
 type Status = EnrollmentCard['status'];
 const STATUS_LABEL: Record<Status, string> = { active: 'Active', completed: 'Completed', withdrawn: 'Withdrawn' };
 const DRAG_TYPE = 'application/x-hireloop-enrollment';
+// Cards link to the candidate's profile and the interview when the console has those views.
 const interviewRoute = routes.some((r) => r.path === 'interviews/:id');
+const candidateRoute = routes.some((r) => r.path === 'candidates/:id');
 
 /** Dropped data can come from anywhere: unreadable is nothing. */
 function safeJson(raw: string): unknown {
@@ -209,7 +211,7 @@ function Card({ card, stage, stages, busy, onMove, onEnd }: {
       }}
     >
       <article aria-label={name}>
-        <h4>{name}</h4>
+        <h4>{candidateRoute ? <Link to={`/candidates/${card.candidateId}`}>{name}</Link> : name}</h4>
         <p className="hint card-email">{card.candidate.email}</p>
         <p className="hint">
           {card.movedAt === card.enrolledAt ? `Enrolled ${formatTime(card.enrolledAt)}` : `Moved ${formatTime(card.movedAt)}`}
