@@ -23,6 +23,8 @@ import { consoleRoutes } from './console/console-routes.js';
 
 const CONSOLE_DIST = fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
 const FAVICON = fileURLToPath(new URL('../static/favicon.ico', import.meta.url));
+/** The API changelog, served at /developers/changelog. */
+const CHANGELOG = fileURLToPath(new URL('../../docs/changelog.md', import.meta.url));
 
 export interface GatewayDeps {
   services: ServiceClients;
@@ -63,7 +65,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
   app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
-  app.use('/developers', pagePolicy('reference'), referenceRoutes());
+  app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));
 

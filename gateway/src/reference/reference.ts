@@ -41,12 +41,16 @@ const PAGE = `<!doctype html>
 
 /**
  * /developers/reference: the OpenAPI document rendered with Redoc, every asset served from here
- * (no CDN, no font host), so the page works on a machine with no network.
+ * (no CDN, no font host), so the page works on a machine with no network. /developers/changelog:
+ * docs/changelog.md (`changelogFile`), the API changes by date, as plain text; the document's
+ * description links to it.
  */
-export function referenceRoutes() {
+export function referenceRoutes(changelogFile: string) {
   const router = Router();
   // Its Content-Security-Policy is CSP.reference (api/security-headers.ts), set where this is mounted.
   router.get('/reference', (_req, res) => void res.type('html').send(PAGE));
+  const changelog = readFileSync(changelogFile, 'utf8');
+  router.get('/changelog', (_req, res) => void res.type('text/plain; charset=utf-8').send(changelog));
   const bundle = redocBundle();
   router.get('/assets/redoc.standalone.js', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=86400');

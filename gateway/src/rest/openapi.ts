@@ -18,6 +18,9 @@ Every length, count and range the server enforces is in the schemas below.
 
 The API is meant for servers: it sends no CORS headers, so browsers cannot call it.
 
+v1 only adds: fields, routes, parameters and enum values are never removed or renamed, so ignore
+fields you do not know. Every change is in the [API changelog](/developers/changelog).
+
 # Terms
 Use of the API is governed by your organization's Hireloop agreement.`;
 
@@ -123,6 +126,19 @@ function errorResponse(status: number, method: string) {
   };
 }
 
+/**
+ * Drops `additionalProperties: false` from a response schema, in place (docs/api.md, "Versioning"):
+ * v1 adds response fields (PRODUCT.md §9), and a client generated in strict mode would reject them.
+ * Request bodies keep it: the server refuses unknown input fields, and says so.
+ */
+function openForAdditions(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(openForAdditions);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema['additionalProperties'] === false) delete schema['additionalProperties'];
+  Object.values(schema).forEach(openForAdditions);
+}
+
 type Response = { description: string; headers?: Record<string, unknown>; content?: unknown };
 type Operation = {
   responses: Record<string, Response | { $ref: string }>;
@@ -165,6 +181,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   // The library's own error schemas are replaced by our envelope on every operation below.
   for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
   doc.components.schemas['Error'] = jsonSchema(ErrorBody) as never;
+  // Every component schema is a response's (request bodies are inline).
+  openForAdditions(doc.components.schemas);
   doc.components.headers = HEADERS as never;
   // One 401 for every route: the key was not verified, so it has no rate-limit bucket (and no headers for it).
   doc.components.responses = { Unauthorized: errorResponse(401, 'get') as never };
@@ -180,6 +198,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
         );
       const extra = Array.isArray(meta?.openapi?.errorResponses) ? meta.openapi.errorResponses : [];
       const statuses = new Set([...COMMON_ERRORS, ...(op.requestBody ? BODY_ERRORS : []), ...extra]);
+      openForAdditions(op.responses);
       op.responses = Object.fromEntries([
         ...success.map(([status, response]) => [status, { ...response, headers: headersFor(Number(status), method, shape) }]),
         ...[...statuses].sort().map((s) => [String(s), s === 401 ? { $ref: '#/components/responses/Unauthorized' } : errorResponse(s, method)]),

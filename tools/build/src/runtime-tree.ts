@@ -14,8 +14,8 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Workspaces with a build (each one's dist/ is copied); the console's is the gateway's to serve. */
 export const DEPLOYABLES = ['services/identity', 'services/recruiting', 'services/integrations', 'gateway', 'workflows', 'apps/console'];
-/** Files served at run time that are not build output. */
-const STATIC = ['gateway/static'];
+/** Files served at run time that are not build output (the changelog is /developers/changelog). */
+const STATIC = ['gateway/static', 'docs/changelog.md'];
 
 /** Every process of a production deployment, as `node <entry>` from the tree's root. */
 export const PROCESSES = [
