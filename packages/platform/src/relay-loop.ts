@@ -11,7 +11,8 @@ export interface RelayTiming {
 
 /**
  * The engine of an outbox relay: runs `pass` when a NOTIFY arrives on `channel` for `schema`,
- * and every `pollMs` as a safety net (a notification is lost while no listener is connected).
+ * and every `pollMs` as a safety net (a notification is lost while no listener is connected: a
+ * lost listener connection is reconnected with back-off, and a pass follows each reconnection).
  * Never two passes at once in a process; a kick during a pass runs one more pass after it.
  * `pass` returns true while there may be more work.
  */
@@ -21,6 +22,9 @@ export class RelayLoop {
   private again = false;
   private stopped = false;
   private listener: pg.Client | null = null;
+  private databaseUrl: string | undefined;
+  private relistenTimer: NodeJS.Timeout | null = null;
+  private relistenDelayMs = 0;
 
   readonly pollMs: number;
   readonly callTimeoutMs: number;
@@ -38,13 +42,8 @@ export class RelayLoop {
   async start(databaseUrl?: string): Promise<void> {
     this.timer = setInterval(() => this.kick(), this.pollMs);
     if (databaseUrl) {
-      this.listener = new pg.Client({ connectionString: databaseUrl, application_name: `${this.options.schema}-${this.options.name}` });
-      this.listener.on('error', (err) => this.options.logger.warn({ err }, `${this.options.name} listener error; polling continues`));
-      this.listener.on('notification', (msg) => {
-        if (msg.payload === this.options.schema) this.kick();
-      });
-      await this.listener.connect();
-      await this.listener.query(`listen ${this.options.channel}`);
+      this.databaseUrl = databaseUrl;
+      await this.listen(true);
     }
     this.kick();
   }
@@ -52,8 +51,56 @@ export class RelayLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     await this.listener?.end().catch(() => undefined);
     while (this.running) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Connects the listener and LISTENs; a lost connection (Postgres restarted, backend terminated) is reconnected. */
+  private async listen(initial = false): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `${this.options.schema}-${this.options.name}` });
+    this.listener = client;
+    client.on('error', (err) => {
+      this.options.logger.warn({ err }, `${this.options.name} listener lost; polling continues while it reconnects`);
+      this.relisten(client);
+    });
+    client.on('end', () => this.relisten(client));
+    client.on('notification', (msg) => {
+      if (msg.payload === this.options.schema) this.kick();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${this.options.channel}`);
+    } catch (err) {
+      // At start the caller hears of it (as of any other unreachable dependency); later, retried.
+      if (initial) {
+        this.listener = null;
+        void client.end().catch(() => undefined);
+      } else this.relisten(client);
+      throw err;
+    }
+    this.relistenDelayMs = 0;
+  }
+
+  /**
+   * After `client` was lost: a new listener after a back-off (doubling from 100 ms to 30 s, with
+   * jitter, so a restarted Postgres is not met by every relay at once), then one pass for what was
+   * notified meanwhile. Once per lost client.
+   */
+  private relisten(client: pg.Client): void {
+    if (this.stopped || this.listener !== client) return;
+    this.listener = null;
+    void client.end().catch(() => undefined);
+    this.relistenDelayMs = Math.min(Math.max(this.relistenDelayMs * 2, 100), 30_000);
+    const delay = this.relistenDelayMs / 2 + Math.random() * (this.relistenDelayMs / 2);
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = null;
+      if (this.stopped) return;
+      this.listen().then(
+        () => this.kick(),
+        (err: unknown) => this.options.logger.warn({ err }, `${this.options.name} listener could not reconnect; will retry`),
+      );
+    }, delay);
   }
 
   kick(): void {

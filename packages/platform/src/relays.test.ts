@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb, createPool, sql } from './db.js';
 import { InternalTokenCache } from './internal-auth.js';
 import { claimWithLease } from './lease.js';
+import { RelayLoop } from './relay-loop.js';
 import { createLogger } from './logger.js';
 import { outboxTableSql, recordEvent } from './outbox.js';
 import { integrationsEventSink, OutboxPublisher } from './outbox-publisher.js';
@@ -147,6 +148,47 @@ describe('OutboxPublisher', () => {
       assert.deepEqual([...seen.events].sort(), [...ids].sort(), 'each event reached the receiver once it answered');
     } finally {
       await publisher.stop();
+    }
+  });
+});
+
+describe('RelayLoop', () => {
+  it('listens again after its connection is terminated: a NOTIFY wakes it once more', async () => {
+    const channel = `relay_test_wake_${process.pid}`;
+    const counts = { started: 0 };
+    // Polling once an hour: only a NOTIFY (or the loop itself, at start and after a reconnect) wakes it.
+    const loop = new RelayLoop({
+      name: 'wake-test',
+      schema: SCHEMA,
+      channel,
+      timing: { pollMs: 3_600_000 },
+      logger,
+      pass: async () => {
+        counts.started++;
+        return false;
+      },
+    });
+    const listenerBackends = async () =>
+      (await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${`${SCHEMA}-wake-test`} and query = ${`listen ${channel}`}`.execute(db)).rows.map((r) => r.pid);
+    /** A NOTIFY for its schema runs one more pass (nothing else would wake it now). */
+    const notifyWakesIt = async (what: string) => {
+      const before = counts.started;
+      await sql`select pg_notify(${channel}, ${SCHEMA})`.execute(db);
+      await until(async () => counts.started, (n) => n > before, what);
+    };
+    await loop.start(process.env['DATABASE_URL']!);
+    try {
+      await until(async () => counts.started, (n) => n >= 1, 'the pass at start');
+      const [first] = await until(listenerBackends, (pids) => pids.length === 1, 'the listener is connected');
+      await notifyWakesIt('a NOTIFY woke the loop');
+
+      const before = counts.started;
+      await sql`select pg_terminate_backend(${first!})`.execute(db);
+      await until(listenerBackends, (pids) => pids.length === 1 && pids[0] !== first, 'a new listener is connected');
+      await until(async () => counts.started, (n) => n > before, 'the pass after reconnecting');
+      await notifyWakesIt('a NOTIFY woke the loop after its listener was terminated');
+    } finally {
+      await loop.stop();
     }
   });
 });
