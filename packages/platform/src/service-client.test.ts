@@ -1,4 +1,5 @@
 import { after, before, describe, it } from 'node:test';
+import { Writable } from 'node:stream';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -19,12 +20,24 @@ import { newRequestId, withRequestId } from './request-id.js';
 describe('a service call carries the request id of its scope', () => {
   const keys = parseKeyRing(`k1:${'r'.repeat(32)}`, 'secret');
   const { router, internalProcedure } = createServiceProcedures();
-  const appRouter = router({ requestId: internalProcedure.query(({ ctx }) => ctx.requestId) });
+  const appRouter = router({
+    requestId: internalProcedure.query(({ ctx }) => ctx.requestId),
+    broken: internalProcedure.query((): string => {
+      throw new Error('select password from users');
+    }),
+  });
+  const logLines: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
   let server: Server;
   let client: ReturnType<typeof createServiceClient<typeof appRouter>>;
   const auth = { sub: SYSTEM_SUBJECT, org: null, scopes: [] };
   before(async () => {
-    server = createServiceServer({ name: 'request-id-test', router: appRouter, internalTokenKeys: keys, logger: createLogger('request-id-test', 'silent'), ready: async () => undefined });
+    server = createServiceServer({ name: 'request-id-test', router: appRouter, internalTokenKeys: keys, logger: createLogger('request-id-test', 'error', logStream), ready: async () => undefined });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     client = createServiceClient<typeof appRouter>(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, new InternalTokenCache(keys));
   });
@@ -41,5 +54,13 @@ describe('a service call carries the request id of its scope', () => {
     const fresh = await client({ auth }).requestId.query();
     assert.match(fresh, /^req_/);
     assert.notEqual(fresh, named);
+  });
+
+  it('the service\'s log line of a failed call carries the caller\'s request id, and no message', async () => {
+    const id = newRequestId();
+    await assert.rejects(withRequestId(id, () => client({ auth }).broken.query()));
+    const line = logLines.find((l) => l['msg'] === 'procedure failed');
+    assert.equal(line?.['requestId'], id);
+    assert.deepEqual(line?.['err'], { type: 'TRPCError', code: 'INTERNAL_SERVER_ERROR', cause: { type: 'Error' } });
   });
 });

@@ -33,7 +33,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) } };
     },
     onError: ({ error, path }) => {
-      if (!appErrorOf(error)) options.logger.error({ err: error, path }, 'procedure failed');
+      if (!appErrorOf(error)) options.logger.error({ err: error, path, requestId: currentRequestId() }, 'procedure failed');
     },
   });
 
