@@ -29,6 +29,54 @@ describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
     assert.equal(list.body.data.length, 1, 'created once');
   });
 
+  it("a retry after the gateway's record is gone gets the original 201 from the service, written once", async () => {
+    // A gateway that crashed after the service committed never stored the response; the service
+    // recorded the forwarded key with the write, so the retry finds the original candidate.
+    const idem = `k-crash-${Date.now()}`;
+    const headers = { 'idempotency-key': idem };
+    const first = await call('POST', '/api/v1/candidates', { key: org.key, body: body('crash'), headers });
+    assert.equal(first.status, 201, first.text);
+    const forgotten = await db.query('delete from gateway.idempotency_keys where api_key_id = $1 and idempotency_key = $2', [org.keyId, idem]);
+    assert.equal(forgotten.rowCount, 1);
+    const retry = await call('POST', '/api/v1/candidates', { key: org.key, body: body('crash'), headers });
+    assert.equal(retry.status, 201, retry.text);
+    assert.equal(retry.headers.get('idempotent-replayed'), null, 'answered by the service, not replayed by the gateway');
+    assert.deepEqual(retry.body, first.body);
+    assert.equal(retry.headers.get('location'), first.headers.get('location'));
+    const list = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(body('crash').email)}`, { key: org.key });
+    assert.equal(list.body.data.length, 1, 'created once');
+    const recorded = await db.query('select 1 from recruiting.idempotency_records where resource_id = $1', [first.body.data.id]);
+    assert.equal(recorded.rowCount, 1, 'one record, with the write');
+  });
+
+  it("positions and interviews (no natural unique key): a retry after the gateway's record is gone makes no second one", async () => {
+    const tag = `crash-${Date.now()}`;
+    const retried = async (path: string, payload: unknown) => {
+      const headers = { 'idempotency-key': `${tag}${path}` };
+      const first = await call('POST', path, { key: org.key, body: payload, headers });
+      assert.equal(first.status, 201, first.text);
+      await db.query('delete from gateway.idempotency_keys where api_key_id = $1 and idempotency_key = $2', [org.keyId, headers['idempotency-key']]);
+      const retry = await call('POST', path, { key: org.key, body: payload, headers });
+      assert.equal(retry.status, 201, retry.text);
+      assert.deepEqual(retry.body, first.body, path);
+      return first.body.data as { id: string };
+    };
+    const position = await retried('/api/v1/positions', { title: `Position ${tag}`, interviewQuestions: ['Why us?'] });
+    assert.equal((await db.query('select 1 from recruiting.positions where title = $1', [`Position ${tag}`])).rowCount, 1, 'one position');
+    await retried('/api/v1/interviews', { positionId: position.id, candidate: { email: `${tag}@example.com`, name: 'Ada Lovelace' } });
+    assert.equal((await db.query('select 1 from recruiting.interviews where position_id = $1', [position.id])).rowCount, 1, 'one interview');
+  });
+
+  it('the same Idempotency-Key under another API key is another request', async () => {
+    const other = await newOrganizationWithKey(['read', 'write']);
+    const headers = { 'idempotency-key': `k-shared-${Date.now()}` };
+    const mine = await call('POST', '/api/v1/candidates', { key: org.key, body: body('shared'), headers });
+    const theirs = await call('POST', '/api/v1/candidates', { key: other.key, body: body('shared'), headers });
+    assert.equal(mine.status, 201, mine.text);
+    assert.equal(theirs.status, 201, theirs.text);
+    assert.notEqual(theirs.body.data.id, mine.body.data.id);
+  });
+
   it('422 idempotency_key_reused for the same key with a different body', async () => {
     const headers = { 'idempotency-key': `k2-${Date.now()}` };
     assert.equal((await call('POST', '/api/v1/candidates', { key: org.key, body: body('b'), headers })).status, 201);

@@ -74,10 +74,17 @@ describe('retention purges', () => {
     await db.query(`delete from ${schema}.workflow_outbox where workflow_id = $1`, [workflows.pending]);
   }
 
-  it('recruiting: relayed outbox rows past OUTBOX_RETENTION_HOURS go, recent and pending rows stay', async () => {
+  it('recruiting: relayed outbox rows past OUTBOX_RETENTION_HOURS go, recent and pending rows stay; so do recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS', async () => {
     const seeded = await seedOutboxes('recruiting');
+    const scopes = { old: `${tag}_old`, recent: `${tag}_recent` };
+    await db.query(
+      `insert into recruiting.idempotency_records (scope, resource_id, created_at) values
+         ($1, 'cand_x', now() - interval '25 hours'), ($2, 'cand_y', now() - interval '23 hours')`,
+      [scopes.old, scopes.recent],
+    );
     await runSchedule('purge-recruiting');
     await assertOutboxesPurged('recruiting', seeded);
+    assert.deepEqual(await present('recruiting.idempotency_records', 'scope', Object.values(scopes)), [scopes.recent]);
   });
 
   it('recruiting: answers and evaluation text past RETENTION_ANSWERS_DAYS (365) are scrubbed; scores stay, and recent interviews keep theirs', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keyRingSetting, loadConfig, PurgeIntervalMinutes } from '@hireloop/platform';
+import { IdempotencyRetentionHours, keyRingSetting, loadConfig, PurgeIntervalMinutes } from '@hireloop/platform';
 
 export const WorkerConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -15,7 +15,7 @@ export const WorkerConfig = z.object({
   GATEWAY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Idempotency records are replayed for 24 h, then purged after this. */
-  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
+  IDEMPOTENCY_RETENTION_HOURS: IdempotencyRetentionHours,
   /** How often the retention schedules this process creates run; an existing schedule is updated to it. */
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
   INTERNAL_TOKEN_KEYS: keyRingSetting('INTERNAL_TOKEN_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError, clientIpPrefix, createTrpc, type CallContext } from '@hireloop/platform';
+import { AppError, clientIpPrefix, createTrpc, idempotencyScope, type CallContext } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals, type ApiCaller } from '../request-context.js';
 
@@ -44,8 +44,20 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
     throw new AppError('insufficient_scope', `This route needs the \`${scope}\` scope; the key has ${caller.scopes.map((s) => `\`${s}\``).join(', ')}.`);
   }
   // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
-  const call: CallContext = { auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId, ipPrefix: clientIpPrefix(ctx.req.ip) };
+  const call: CallContext = {
+    auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes }, requestId: ctx.requestId, ipPrefix: clientIpPrefix(ctx.req.ip), ...forwardedIdempotency(ctx.req, caller),
+  };
   const result = await next({ ctx: { ...ctx, caller, ...ctx.services.forCaller(call) } });
   if (result.ok && meta.location) ctx.response.headers['Location'] = `/api/v1${meta.location.replace('{id}', (result.data as { data: { id: string } }).data.id)}`;
   return result;
 });
+
+/**
+ * The Idempotency-Key of a POST, scoped to the caller's API key, for the owning service to record
+ * with its write (PRODUCT.md §6): the same scope the gateway's own record uses.
+ */
+function forwardedIdempotency(req: Request, caller: ApiCaller): Pick<CallContext, 'idempotencyScope'> {
+  const key = req.headers['idempotency-key'];
+  if (req.method !== 'POST' || typeof key !== 'string' || key.length === 0) return {};
+  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, req.originalUrl.split('?')[0]!, key) };
+}

@@ -29,3 +29,4 @@ export * from './sync.js';
 export * from './schedules.js';
 export * from './redaction.js';
 export * from './audit.js';
+export * from './service-idempotency.js';

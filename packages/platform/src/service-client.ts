@@ -3,6 +3,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
 import { AppError, type AppErrorData } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
+import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import type { InternalTokenCache } from './internal-auth.js';
 import { currentRequestId } from './request-id.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER, currentAuditContext } from './audit.js';
@@ -18,6 +19,8 @@ export interface CallContext {
   ipPrefix?: string | null;
   /** With a `system` token: who the platform acts for (an operator CLI: `cli:keys`). */
   actor?: string;
+  /** Sent as IDEMPOTENCY_SCOPE_HEADER: the owning service records it with the write it makes. */
+  idempotencyScope?: string;
 }
 
 
@@ -43,6 +46,7 @@ export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: stri
             if (requestId) headers['x-request-id'] = requestId;
             if (ipPrefix) headers[CLIENT_IP_PREFIX_HEADER] = ipPrefix;
             if (actor) headers[AUDIT_ACTOR_HEADER] = actor;
+            if (call.idempotencyScope) headers[IDEMPOTENCY_SCOPE_HEADER] = call.idempotencyScope;
             return headers;
           },
           // Our routers use no transformer; the generic cannot see that through AnyTRPCRouter.

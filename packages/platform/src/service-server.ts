@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
+import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import { currentRequestId, newRequestId, isWellFormedRequestId, withRequestId } from './request-id.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER } from './audit.js';
 
@@ -30,7 +31,9 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     createContext: async ({ req }): Promise<ServiceContext> => {
       const header = req.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) } };
+      const scope = req.headers[IDEMPOTENCY_SCOPE_HEADER];
+      const idempotencyScope = typeof scope === 'string' && /^[0-9a-f]{64}$/.test(scope) ? scope : null;
+      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) }, idempotencyScope };
     },
     onError: ({ error, path }) => {
       if (!appErrorOf(error)) options.logger.error({ err: error, path, requestId: currentRequestId() }, 'procedure failed');

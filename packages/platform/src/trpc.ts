@@ -75,6 +75,8 @@ export interface ServiceContext {
   requestId: string;
   /** The client's address prefix and the actor the platform acts for (audit.ts), from the call's headers. */
   auditHeaders?: { ipPrefix?: string; actor?: string };
+  /** The caller's Idempotency-Key scoped to its API key (IDEMPOTENCY_SCOPE_HEADER), or null. */
+  idempotencyScope?: string | null;
 }
 
 export type ServiceAuthed = ServiceContext & { auth: InternalAuth };

@@ -14,6 +14,7 @@ import * as m0013 from './0013_candidate_enrollments.js';
 import * as m0014 from './0014_candidate_erasure.js';
 import * as m0015 from './0015_workflow_request_id.js';
 import * as m0016 from './0016_audit_events.js';
+import * as m0017 from './0017_idempotency_records.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0014_candidate_erasure': m0014,
   '0015_workflow_request_id': m0015,
   '0016_audit_events': m0016,
+  '0017_idempotency_records': m0017,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuditRetentionDays, BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { AuditRetentionDays, BaseConfig, IdempotencyRetentionHours, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 export const RecruitingConfig = BaseConfig.extend({
   RECRUITING_PORT: z.coerce.number().int().default(3102),
@@ -20,6 +20,8 @@ export const RecruitingConfig = BaseConfig.extend({
   INTERNAL_AUTH_SECRET: z.string().min(32).optional(),
   /** Relayed rows of recruiting.outbox and recruiting.workflow_outbox are purged after this. */
   OUTBOX_RETENTION_HOURS: OutboxRetentionHours,
+  /** recruiting.idempotency_records (the Idempotency-Keys recorded with writes) are purged after this. */
+  IDEMPOTENCY_RETENTION_HOURS: IdempotencyRetentionHours,
   /** How often the retention schedules this process creates run; an existing schedule is updated to it. */
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
   /** Audit rows (recruiting.audit_events) are purged after this. */

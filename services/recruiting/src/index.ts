@@ -25,7 +25,7 @@ if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under th
 // Interview events in the outbox hold their invite token sealed too (rows from before that included).
 const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'outbox' }, inviteBox);
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of outbox events under the current INVITE_TOKEN_KEYS key');
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS });
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });

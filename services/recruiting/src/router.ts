@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, listAuditRecords, purgeAuditEvents, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
@@ -33,6 +33,8 @@ export interface RecruitingDeps {
   outboxRetentionHours: number;
   /** Audit rows are kept this long (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
+  /** Recorded Idempotency-Keys are kept this long (IDEMPOTENCY_RETENTION_HOURS). */
+  idempotencyRetentionHours: number;
   /** RETENTION_ANSWERS_DAYS, stated in the invite page's AI notice. */
   retentionAnswersDays: number;
 }
@@ -43,7 +45,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
   const { db, cursors, tokens, syncLagMs } = deps;
   return router({
     candidates: router({
-      create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input)),
+      create: orgProcedure.input(CreateCandidateBody).output(Candidate).mutation(({ ctx, input }) => createCandidate(db, ctx.org, input, ctx.idempotencyScope ?? null)),
       list: orgProcedure.input(SearchCandidatesQuery).output(pageOf(Candidate)).query(({ ctx, input }) => listCandidates(db, cursors, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(CandidateId)).output(Candidate).query(({ ctx, input }) => getCandidate(db, ctx.org, input.id)),
       update: orgProcedure
@@ -62,7 +64,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ ctx, input }) => scrubErasedCandidate(db, ctx.org, input.id)),
     }),
     positions: router({
-      create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input)),
+      create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input, ctx.idempotencyScope ?? null)),
       list: orgProcedure.input(ListPositionsQuery).output(pageOf(Position)).query(({ ctx, input }) => listPositions(db, cursors, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(PositionId)).output(Position).query(async ({ ctx, input }) => toPosition(await getPositionRow(db, ctx.org, input.id))),
       update: orgProcedure
@@ -75,7 +77,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ ctx, input }) => applyJobDescription(db, ctx.org, input.id, input.description)),
     }),
     interviews: router({
-      schedule: orgProcedure.input(CreateInterviewBody).output(Interview).mutation(({ ctx, input }) => scheduleInterview(db, tokens, ctx.org, input)),
+      schedule: orgProcedure.input(CreateInterviewBody).output(Interview).mutation(({ ctx, input }) => scheduleInterview(db, tokens, ctx.org, input, ctx.idempotencyScope ?? null)),
       list: orgProcedure.input(ListInterviewsQuery).output(pageOf(Interview)).query(({ ctx, input }) => listInterviews(db, cursors, tokens, ctx.org, input, syncLagMs)),
       get: orgProcedure.input(ById(InterviewId)).output(Interview).query(async ({ ctx, input }) => toInterview(await getInterviewRow(db, ctx.org, input.id), tokens)),
       cancel: orgProcedure
@@ -147,13 +149,14 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
     retention: router({
       /**
        * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past
-       * OUTBOX_RETENTION_HOURS, answers and evaluation text past RETENTION_ANSWERS_DAYS, and audit
-       * rows past AUDIT_RETENTION_DAYS.
+       * OUTBOX_RETENTION_HOURS, recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS, answers and
+       * evaluation text past RETENTION_ANSWERS_DAYS, and audit rows past AUDIT_RETENTION_DAYS.
        */
       purge: systemProcedure
-        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int(), answers: z.number().int(), auditEvents: z.number().int() }))
+        .output(z.object({ outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), answers: z.number().int(), auditEvents: z.number().int() }))
         .mutation(async () => ({
           ...(await purgeRelayedOutboxes(db, SCHEMA, deps.outboxRetentionHours)),
+          idempotency: await purgeIdempotencyRecords(db, SCHEMA, deps.idempotencyRetentionHours),
           answers: await scrubExpiredAnswers(db, deps.retentionAnswersDays),
           auditEvents: await purgeAuditEvents(db, SCHEMA, deps.auditRetentionDays),
         })),

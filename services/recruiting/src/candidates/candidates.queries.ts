@@ -1,4 +1,4 @@
-import { AppError, changedSince, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type SearchCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
@@ -168,12 +168,14 @@ export function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string
   });
 }
 
-export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody): Promise<Candidate> {
-  return db.transaction().execute(async (trx) => {
-    const candidate = await insertCandidate(trx, organizationId, input);
-    await recordAudit(trx, SCHEMA, organizationId, 'candidate.created', { type: 'candidate', id: candidate.id });
-    return candidate;
-  });
+/** POST /candidates; a repeat of its Idempotency-Key scope returns the candidate it made (createOnce). */
+export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody, idempotencyScope: string | null): Promise<Candidate> {
+  return db.transaction().execute((trx) =>
+    createOnce(trx, SCHEMA, idempotencyScope, async () => {
+      const candidate = await insertCandidate(trx, organizationId, input);
+      await recordAudit(trx, SCHEMA, organizationId, 'candidate.created', { type: 'candidate', id: candidate.id });
+      return candidate;
+    }, (id) => getCandidate(trx, organizationId, id)));
 }
 
 /**

@@ -23,7 +23,7 @@ export async function seedDemoFlows(db: Kysely<RecruitingDB>, organizationId: st
       'Tell us about a production incident you handled. What did you change afterwards?',
       'How do you decide what to test, and at which level?',
     ],
-  });
+  }, null);
   const success = await createPosition(db, organizationId, {
     title: 'Customer Success Manager',
     description: 'Own the relationship with our ATS partners and their recruiting teams.',
@@ -32,7 +32,7 @@ export async function seedDemoFlows(db: Kysely<RecruitingDB>, organizationId: st
     employmentType: 'full_time',
     status: 'open',
     interviewQuestions: [],
-  });
+  }, null);
   await createFlow(db, organizationId, {
     name: 'Engineering hiring',
     description: 'Recruiter screen, AI technical interview, panel review, offer.',

@@ -1,4 +1,4 @@
-import { AppError, changedSince, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
@@ -91,12 +91,14 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
   return interview;
 }
 
-export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
-  return db.transaction().execute(async (trx) => {
-    const interview = await insertInterview(trx, tokens, organizationId, input);
-    await recordAudit(trx, SCHEMA, organizationId, 'interview.scheduled', { type: 'interview', id: interview.id });
-    return interview;
-  });
+/** POST /interviews; a repeat of its Idempotency-Key scope returns the interview it made (createOnce). */
+export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody, idempotencyScope: string | null): Promise<Interview> {
+  return db.transaction().execute((trx) =>
+    createOnce(trx, SCHEMA, idempotencyScope, async () => {
+      const interview = await insertInterview(trx, tokens, organizationId, input);
+      await recordAudit(trx, SCHEMA, organizationId, 'interview.scheduled', { type: 'interview', id: interview.id });
+      return interview;
+    }, async (id) => toInterview(await getInterviewRow(trx, organizationId, id), tokens)));
 }
 
 export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery, syncLagMs: number) {

@@ -1,4 +1,4 @@
-import { AppError, changedSince, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
@@ -74,12 +74,14 @@ export async function insertPosition(trx: Db, organizationId: string, input: Cre
   return position;
 }
 
-export function createPosition(db: Kysely<RecruitingDB>, organizationId: string, input: CreatePositionBody): Promise<Position> {
-  return db.transaction().execute(async (trx) => {
-    const position = await insertPosition(trx, organizationId, input);
-    await recordAudit(trx, SCHEMA, organizationId, 'position.created', { type: 'position', id: position.id });
-    return position;
-  });
+/** POST /positions; a repeat of its Idempotency-Key scope returns the position it made (createOnce). */
+export function createPosition(db: Kysely<RecruitingDB>, organizationId: string, input: CreatePositionBody, idempotencyScope: string | null): Promise<Position> {
+  return db.transaction().execute((trx) =>
+    createOnce(trx, SCHEMA, idempotencyScope, async () => {
+      const position = await insertPosition(trx, organizationId, input);
+      await recordAudit(trx, SCHEMA, organizationId, 'position.created', { type: 'position', id: position.id });
+      return position;
+    }, async (id) => toPosition(await getPositionRow(trx, organizationId, id))));
 }
 
 /**
