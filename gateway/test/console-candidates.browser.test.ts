@@ -101,6 +101,10 @@ describe('console: candidates', { skip }, () => {
       assert.equal(stored.body.data.phone, '+1 555 0100');
       assert.equal(stored.body.data.email, email);
       assert.deepEqual(stored.body.data.metadata, {}, 'the removed key is removed (sent as null)');
+      // The profile's audit trail shows the console user's edit of this candidate.
+      const trail = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Audit trail' }) });
+      await trail.getByText('candidate.updated').first().waitFor();
+      await assertNoOverflow(page, `candidate profile with its audit trail at ${width} px`);
       assertNoPageErrors(view.errors, `candidate forms at ${width} px`);
       await view.close();
     });

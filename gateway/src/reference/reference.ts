@@ -30,7 +30,7 @@ const PAGE = `<!doctype html>
     body { margin: 0; }
     /* System fonts (Redoc names Montserrat and Roboto; nothing is loaded for them), and no badge. */
     redoc, redoc h1, redoc h2, redoc h3, redoc h4, redoc h5 { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif !important; }
-    redoc a[href="https://redocly.com/redoc/"] { display: none !important; }
+    redoc a[href*="redocly.com/redoc"] { display: none !important; }
   </style>
 </head>
 <body>

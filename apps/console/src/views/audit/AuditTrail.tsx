@@ -13,6 +13,8 @@ export function AuditTrail({ resourceId, title = 'Audit trail' }: { resourceId: 
   const list = useQuery({
     ...identity.auditEvents.list.queryOptions({ limit: 10, resourceId, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
+    // Writes to the resource go through other procedures; its trail is read afresh on each visit.
+    refetchOnMount: 'always',
   });
   return (
     <section className="card" aria-labelledby={`audit-trail-${resourceId}`}>

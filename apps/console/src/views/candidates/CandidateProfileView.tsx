@@ -10,7 +10,7 @@ import { formatTime } from '../../components/format.js';
 import { PositionTitle } from '../positions/PositionTitle.js';
 import { DECISION_LABEL, RECOMMENDATION_LABEL, StatusBadge } from '../interviews/status.js';
 import { CandidateEnrollments } from './CandidateEnrollments.js';
-import { CandidateAudit } from './CandidateAudit.js';
+import { AuditTrail } from '../audit/AuditTrail.js';
 
 const PAGE_SIZE = 10;
 
@@ -32,7 +32,7 @@ export default function CandidateProfileView() {
             <Interviews candidateId={c.id} />
             <Evaluations candidateId={c.id} />
             <CandidateEnrollments candidateId={c.id} />
-            <CandidateAudit candidateId={c.id} />
+            <AuditTrail resourceId={c.id} />
           </>
         )}
       </QueryView>
