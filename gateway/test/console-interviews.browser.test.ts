@@ -18,13 +18,14 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
   let key: string;
   let positionId: string;
   const TITLE = 'Platform Engineer';
+  const CONSOLE_TITLE = 'Site Reliability Engineer';
   const ANSWERS = ['I keep the deploy pipeline boring and fast.', 'Measure first, then remove the slowest step.'];
 
   before(async () => {
     browser = await launchBrowser();
     user = await newConsoleUser();
     key = (await newKey(user.organizationId, ['read', 'write'])).key;
-    // The Positions view is its own journey (console-positions); here the position comes from the API.
+    // For the other tests here; journey 2 itself creates its position in the console.
     positionId = (await newPosition(key, { title: TITLE, interviewQuestions: ['How do you ship safely?', 'How do you make a build faster?'] })).id;
   });
   after(() => browser?.close());
@@ -42,25 +43,36 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
 
   const inviteUrlOn = async (page: Page) => page.getByLabel('Invite URL').inputValue();
 
-  it('schedule in the console, take it as the candidate, see the scorecard, record a decision', async () => {
+  it('create a position and schedule in the console, take it as the candidate, see the scorecard, record a decision', async () => {
     const recruiter = await openPage(browser, WIDTHS.desktop);
     const { page } = recruiter;
     await logIn(page, user, 'interviews');
     await page.getByRole('heading', { level: 1, name: 'Interviews' }).waitFor();
     await page.getByText('No interviews yet').waitFor();
 
+    // Journey 2 starts with a position made in the console.
+    await openView(page, 'positions/new', 'New position');
+    await page.getByLabel('Title').fill(CONSOLE_TITLE);
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 1', { exact: true }).fill('How do you ship safely?');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 2', { exact: true }).fill('How do you make a build faster?');
+    await page.getByRole('button', { name: 'Create position' }).click();
+    await page.getByRole('heading', { level: 1, name: CONSOLE_TITLE }).waitFor();
+    await openView(page, 'interviews', 'Interviews');
+
     await page.getByRole('link', { name: 'Schedule an interview' }).click();
     await page.getByRole('heading', { level: 1, name: 'Schedule an interview' }).waitFor();
     // The form refuses what the contract refuses before anything is sent.
     await page.getByRole('button', { name: 'Schedule interview' }).click();
     await page.locator('#root .error').filter({ hasText: /./ }).first().waitFor();
-    await page.getByLabel('Position').selectOption({ label: TITLE });
+    await page.getByLabel('Position').selectOption({ label: CONSOLE_TITLE });
     const email = uniqueEmail('journey2');
     await page.getByLabel('Candidate e-mail').fill(email);
     await page.getByLabel('Candidate name').fill('Grace Hopper');
     await page.getByRole('button', { name: 'Schedule interview' }).click();
 
-    await page.getByRole('heading', { level: 1, name: `${TITLE} interview` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `${CONSOLE_TITLE} interview` }).waitFor();
     const interviewId = new URL(page.url()).pathname.split('/').pop()!;
     assert.match(interviewId, /^int_/);
     const inviteUrl = await inviteUrlOn(page);
@@ -102,7 +114,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
 
     // The list's status filter, in the URL.
     await openView(page, 'interviews?status=completed', 'Interviews');
-    await page.getByRole('link', { name: `${TITLE} interview` }).waitFor();
+    await page.getByRole('link', { name: `${CONSOLE_TITLE} interview` }).waitFor();
     await openView(page, 'interviews?status=cancelled', 'Interviews');
     await page.getByText('No cancelled interviews.').waitFor();
     assert.deepEqual(recruiter.errors, []);
