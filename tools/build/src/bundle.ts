@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { build, type Plugin } from 'esbuild';
 
 /**
@@ -8,7 +9,8 @@ import { build, type Plugin } from 'esbuild';
  * ES module in dist/ with the same path (src/cli/keys.ts → dist/cli/keys.js). Our workspace
  * packages (@hireloop/*) are compiled into the bundle, so production needs neither tsx nor their
  * TypeScript sources; every npm package stays an import, resolved from the production-only
- * node_modules. Same depth as src/, so paths built from import.meta.url keep working.
+ * node_modules (unless a workspace needs a version other than the hoisted one: see below).
+ * Same depth as src/, so paths built from import.meta.url keep working.
  *
  * `--workflows <file>` also prebundles the Temporal workflow code into dist/workflow-bundle.js,
  * which the worker loads with `workflowBundle` instead of bundling at start (≈ 3 s, and webpack
@@ -19,13 +21,39 @@ import { build, type Plugin } from 'esbuild';
  * Usage (from a workspace): node --import tsx ../../tools/build/src/bundle.ts src/index.ts [--workflows src/workflows.ts [--workflow-interceptors src/x.ts]]
  */
 
-/** Bare imports that are not ours stay imports (node builtins included). */
-const npmPackagesExternal: Plugin = {
-  name: 'npm-packages-external',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@hireloop/') ? undefined : { path: args.path, external: true }));
-  },
-};
+/**
+ * Where Node would find a bare import from a directory, or null when `require` cannot say (an
+ * ESM-only package, a missing one): then the import stays as it is.
+ */
+function resolvedFrom(dir: string, specifier: string): string | null {
+  try {
+    return createRequire(join(dir, 'noop.js')).resolve(specifier);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bare imports that are not ours stay imports (node builtins included), resolved at run time from
+ * the bundle's own place. A workspace package may depend on another version than the hoisted one
+ * (platform's ipaddr.js 2 under packages/platform/node_modules, while express keeps 1.9 at the
+ * root): such an import would find the wrong copy from dist/, so it is compiled in instead.
+ */
+function npmPackagesExternal(workspace: string): Plugin {
+  const runtimeDir = join(workspace, 'dist');
+  return {
+    name: 'npm-packages-external',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('@hireloop/')) return undefined;
+        const wanted = resolvedFrom(args.resolveDir, args.path);
+        const found = resolvedFrom(runtimeDir, args.path);
+        if (wanted && found && wanted !== found) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 export async function bundleDeployable(workspace: string, entries: string[], workflowsPath?: string, workflowInterceptors: string[] = []): Promise<void> {
   const outdir = join(workspace, 'dist');
@@ -42,7 +70,7 @@ export async function bundleDeployable(workspace: string, entries: string[], wor
     sourcemap: 'linked',
     keepNames: true,
     logLevel: 'warning',
-    plugins: [npmPackagesExternal],
+    plugins: [npmPackagesExternal(workspace)],
   });
   if (workflowsPath) {
     // Loaded only here: the other deployables build without the Temporal worker package.
