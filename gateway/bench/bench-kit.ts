@@ -330,3 +330,32 @@ export function loadNote(seen: string[]): string[] {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds since `started` (performance.now()), one decimal. */
+export const secondsSince = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
+
+/** The URL of a `Link` header's rel="next", or null. */
+export function nextLink(header: string | null): string | null {
+  const match = /<([^>]+)>;\s*rel="next"/.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+/** An EXPLAIN's top node with its buffers, the node reading `table` with its condition and buffers, and the timings. */
+export function planSummary(plan: string[], table: string): string[] {
+  const summary: string[] = [];
+  plan.forEach((line, i) => {
+    const node = line.trim().replace(/^->\s*/, '');
+    if (i === 0) {
+      summary.push(node);
+      if (plan[1]?.trim().startsWith('Buffers:')) summary.push(`  ${plan[1].trim()}`);
+    } else if (node.includes(` on ${table} `)) {
+      summary.push(`… ${node}`);
+      for (const detail of plan.slice(i + 1)) {
+        const text = detail.trim();
+        if (text.startsWith('->') || /^(Planning|Execution)/.test(text)) break;
+        if (/^(Index Cond|Filter|Rows Removed by Filter|Buffers):/.test(text)) summary.push(`  ${text}`);
+      }
+    } else if (/^(Planning|Execution) Time/.test(node)) summary.push(node);
+  });
+  return summary;
+}

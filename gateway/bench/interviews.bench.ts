@@ -1,11 +1,11 @@
-import type { Result } from 'autocannon';
 import pg from 'pg';
 import { step } from '@hireloop/devstack/log';
-import { BASE62, newId } from '@hireloop/platform';
+import { newId } from '@hireloop/platform';
 import {
-  failureNotes, loadNote, machineDescription, measureLoad, measureLoadWithCpu, newOrganization, otherProcessesShare, otherWorkloads, runBench, stackCpuSources, verifyTarget,
-  type CpuSource, type CpuUsage, type LoadRow, type LoadTarget,
+  failureNotes, loadNote, machineDescription, measureLoadWithCpu, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, stackCpuSources, verifyTarget, type CpuSource, type LoadTarget,
 } from './bench-kit.js';
+import { CONNECTIONS, CPU_COLUMNS_NOTE, cpuPerRequest, DEEP_PAGE, DURATION_SECONDS, otherLoad, PAGE_SIZE, pageTable, TIMING, WARMUP_SECONDS, walkToDeepPage, measurePages, type Row } from './page-walk.js';
+import { hashColumns, idSql } from './seeded-ids.js';
 
 /**
  * `npm run bench:interviews` (issue 3): GET /api/v1/interviews?limit=25 on page 1 and page 100 of
@@ -14,13 +14,6 @@ import {
  * ~100 000 rows a statement); the list is then read through the gateway like any client would,
  * following `Link: rel="next"` to reach page 100.
  */
-const CONNECTIONS = 10;
-const WARMUP_SECONDS = 2;
-/** Load on both pages before a data set's first measurement (see measureDataset). */
-const PRIME_SECONDS = 6;
-const DURATION_SECONDS = 8;
-const PAGE_SIZE = 25;
-const DEEP_PAGE = 100;
 const SMALL = 10_000;
 const LARGE = 1_000_000;
 const CANDIDATES = 1_000;
@@ -30,31 +23,6 @@ const DAY_MS = 86_400_000;
 const YEAR_MS = 365 * DAY_MS;
 /** The year is cut into LARGE slots, one interview each: 31.536 s apart. */
 const SLOT_MS = YEAR_MS / LARGE;
-
-/**
- * SQL for `expr` (a bigint) as `width` base62 digits, most significant first: what `toBase62` does,
- * so seeded ids look exactly like ids the service makes and sort like the numbers they encode.
- */
-function base62Sql(expr: string, width: number): string {
-  return Array.from({ length: width }, (_, i) => `substr('${BASE62}', ((${expr}) / ${(62n ** BigInt(width - 1 - i)).toString()} % 62)::int + 1, 1)`).join(' || ');
-}
-
-/** Two stable numbers below 62^7 from a text: the "random" tail of a seeded id, 7 base62 digits each. */
-const hashSql = (text: string) => {
-  const part = (from: number) => `((('x' || substr(md5(${text}), ${from}, 16))::bit(64)::bigint & 9223372036854775807) % ${62 ** 7})`;
-  return [part(1), part(17)] as const;
-};
-
-/**
- * An id like `newId(prefix, ms)`: 9 base62 digits of the creation time in ms, then 14 of a hash
- * (standing in for the random part). Creation times are distinct per row, so ids are unique and
- * increase with created_at.
- */
-const idSql = (prefix: string, msExpr: string, hashExpr: string) =>
-  `'${prefix}_' || ${base62Sql(msExpr, 9)} || ${base62Sql(`${hashExpr}1`, 7)} || ${base62Sql(`${hashExpr}2`, 7)}`;
-
-/** Select-list items `<name>1, <name>2` for idSql's hash. */
-const hashColumns = (text: string, name: string) => hashSql(text).map((expr, i) => `${expr} as ${name}${i + 1}`).join(', ');
 
 interface Seed {
   organizationId: string;
@@ -114,22 +82,10 @@ async function checkIds(db: pg.Client, organizationId: string): Promise<void> {
   if (Number(malformed) !== 0 || Number(outOfOrder) !== 0) throw new Error(`seeded ids: ${malformed} malformed, ${outOfOrder} out of created_at order`);
 }
 
-/** Seconds since `started`, one decimal. */
-const secondsSince = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
-
 interface ListItem {
   id: string;
   createdAt: string;
 }
-
-function nextLink(header: string | null): string | null {
-  const match = /<([^>]+)>;\s*rel="next"/.exec(header ?? '');
-  return match ? match[1]! : null;
-}
-
-type Row = LoadRow & { cpu: CpuUsage | null };
-
-const TIMING = { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: DURATION_SECONDS };
 
 interface Dataset {
   label: string;
@@ -143,40 +99,15 @@ interface Dataset {
 async function measureDataset(gatewayUrl: string, key: string, label: string, cpuSources: CpuSource[]): Promise<Dataset> {
   const headers = { authorization: `Bearer ${key}` };
   const firstPage = `${gatewayUrl}/api/v1/interviews?limit=${PAGE_SIZE}`;
-  let url = firstPage;
-  let last: ListItem | undefined;
-  const walkStarted = performance.now();
-  for (let page = 1; page < DEEP_PAGE; page++) {
-    const res = await fetch(url, { headers });
-    const body = (await res.json()) as { data?: ListItem[] };
-    if (res.status !== 200 || body.data?.length !== PAGE_SIZE) throw new Error(`page ${page} answered ${res.status} with ${body.data?.length} items`);
-    last = body.data.at(-1)!;
-    const next = nextLink(res.headers.get('link'));
-    if (!next) throw new Error(`page ${page} has no Link rel="next"`);
-    // The link is on the public base URL (localhost); keep its path and query, on 127.0.0.1.
-    const parsed = new URL(next);
-    url = `${gatewayUrl}${parsed.pathname}${parsed.search}`;
-  }
-  const walkMs = performance.now() - walkStarted;
-  const page99Last = last!;
+  const { deepUrl, last: page99Last, walkMs } = await walkToDeepPage<ListItem>(gatewayUrl, firstPage, headers);
   const isPage = (after?: ListItem) => (body: unknown) => {
     const items = (body as { data?: ListItem[] } | null)?.data;
     return items?.length === PAGE_SIZE && (!after || Date.parse(items[0]!.createdAt) <= Date.parse(after.createdAt));
   };
-  const targets: Array<{ target: LoadTarget; check: (body: unknown) => boolean }> = [
+  const rows = await measurePages('GET /api/v1/interviews', [
     { target: { name: `${label} | 1`, url: firstPage, method: 'GET', headers }, check: isPage() },
-    { target: { name: `${label} | ${DEEP_PAGE}`, url, method: 'GET', headers }, check: isPage(page99Last) },
-  ];
-  for (const { target, check } of targets) await verifyTarget(target, check);
-  // The first run after a pause (start-up, seeding) costs every Node process up to twice the CPU
-  // per request for ~15 s, a short warm-up does not cover it; so both pages get load first.
-  step(`Priming: ${PRIME_SECONDS} s of load on each page`);
-  for (const { target } of targets) await measureLoad(target, { ...TIMING, warmupSeconds: 0, durationSeconds: PRIME_SECONDS });
-  const rows: Row[] = [];
-  for (const { target } of targets) {
-    step(`Measuring GET /api/v1/interviews, ${target.name.replace(' | ', ', page ')}: ${WARMUP_SECONDS} s warm-up, then ${DURATION_SECONDS} s with ${CONNECTIONS} connections`);
-    rows.push(await measureLoadWithCpu(target, TIMING, cpuSources));
-  }
+    { target: { name: `${label} | ${DEEP_PAGE}`, url: deepUrl, method: 'GET', headers }, check: isPage(page99Last) },
+  ], cpuSources);
   return { label, rows, walkMs, page99Last };
 }
 
@@ -191,26 +122,6 @@ async function explainDeepPage(db: pg.Client, organizationId: string, after: Lis
     [organizationId, new Date(after.createdAt), after.id, PAGE_SIZE + 1],
   );
   return rows.map((r) => r['QUERY PLAN']);
-}
-
-/** The plan's top node with its buffers, the node reading interviews with its condition and buffers, and the timings. */
-function planSummary(plan: string[]): string[] {
-  const summary: string[] = [];
-  plan.forEach((line, i) => {
-    const node = line.trim().replace(/^->\s*/, '');
-    if (i === 0) {
-      summary.push(node);
-      if (plan[1]?.trim().startsWith('Buffers:')) summary.push(`  ${plan[1].trim()}`);
-    } else if (/ on interviews /.test(node)) {
-      summary.push(`… ${node}`);
-      for (const detail of plan.slice(i + 1)) {
-        const text = detail.trim();
-        if (text.startsWith('->') || /^(Planning|Execution)/.test(text)) break;
-        if (/^(Index Cond|Filter|Rows Removed by Filter|Buffers):/.test(text)) summary.push(`  ${text}`);
-      }
-    } else if (/^(Planning|Execution) Time/.test(node)) summary.push(node);
-  });
-  return summary;
 }
 
 await runBench('bench-interviews', async (bench) => {
@@ -272,9 +183,6 @@ await runBench('bench-interviews', async (bench) => {
   busy.push(...otherWorkloads());
 
   const loadRows = datasets.flatMap((d) => d.rows);
-  const other = (cpu: CpuUsage | null) => (cpu ? `${Math.round(otherProcessesShare(cpu) * 100)} %` : '–');
-  const perRequest = (cpu: CpuUsage | null, result: Result) =>
-    cpu ? ([...cpu.bySource.values()].reduce((a, b) => a + b, 0) / Math.max(1, result.requests.total)).toFixed(2) : '–';
   const lines = [
     `Command: \`npm run bench:interviews\` (autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per row, loopback)`,
     `Date: ${startedAt.toISOString()}`,
@@ -288,23 +196,20 @@ await runBench('bench-interviews', async (bench) => {
     '',
     `GET /api/v1/interviews?limit=${PAGE_SIZE}, one organization; page ${DEEP_PAGE} is the URL reached by following \`Link: rel="next"\` ${DEEP_PAGE - 1} times:`,
     '',
-    '| dataset | page | req/s | p50 ms | p99 ms | CPU ms/request | other load |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...loadRows.map(({ target, result, cpu }) => `| ${target} | ${Math.round(result.requests.mean)} | ${result.latency.p50} | ${result.latency.p99} | ${perRequest(cpu, result)} | ${other(cpu)} |`),
+    ...pageTable(loadRows),
     '',
     ...datasets.map((d) => `Walking pages 1–${DEEP_PAGE - 1} one request at a time at ${d.label}: ${Math.round(d.walkMs)} ms (${(d.walkMs / (DEEP_PAGE - 1)).toFixed(1)} ms a page).`),
     '',
     `| POST | req/s | p50 ms | p99 ms | 201s | other answers | CPU ms/request | other load |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${postRow.target} (new candidate each, at ${large.toLocaleString('en')}) | ${Math.round(postRow.result.requests.mean)} | ${postRow.result.latency.p50} | ${postRow.result.latency.p99} | ${postRow.result['2xx']} | ${postRow.result.non2xx} | ${perRequest(postRow.cpu, postRow.result)} | ${other(postRow.cpu)} |`,
+    `| ${postRow.target} (new candidate each, at ${large.toLocaleString('en')}) | ${Math.round(postRow.result.requests.mean)} | ${postRow.result.latency.p50} | ${postRow.result.latency.p99} | ${postRow.result['2xx']} | ${postRow.result.non2xx} | ${cpuPerRequest(postRow.cpu, postRow.result)} | ${otherLoad(postRow.cpu)} |`,
     '',
-    '"CPU ms/request": CPU time of every process of the stack and of the bench (autocannon) per request, during the measured seconds.',
-    '"other load": the share of the machine\'s CPUs used meanwhile by processes outside the stack and the bench.',
+    ...CPU_COLUMNS_NOTE,
     '',
     `EXPLAIN (ANALYZE, BUFFERS) of the service's query for page ${DEEP_PAGE} at ${large.toLocaleString('en')} (summary):`,
     '',
     '```',
-    ...planSummary(plan),
+    ...planSummary(plan, 'interviews'),
     '```',
   ];
   const notes = failureNotes([...loadRows, postRow]);

@@ -1,0 +1,255 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import { SearchCandidatesQuery } from '@hireloop/contracts';
+import { step } from '@hireloop/devstack/log';
+import { CursorCodec, parseKeyRing } from '@hireloop/platform';
+import { listCandidates } from '@hireloop/recruiting/candidates/candidates.queries';
+import type { RecruitingDB } from '@hireloop/recruiting/db';
+import { failureNotes, loadNote, machineDescription, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, stackCpuSources, type CpuSource } from './bench-kit.js';
+import { CONNECTIONS, CPU_COLUMNS_NOTE, DEEP_PAGE, DURATION_SECONDS, measurePages, PAGE_SIZE, pageTable, WARMUP_SECONDS, walkToDeepPage, type Row } from './page-walk.js';
+import { hashColumns, idSql } from './seeded-ids.js';
+
+/**
+ * `npm run bench:sync` (issue 11): the incremental sync walk, GET /api/v1/candidates?updatedAfter=…
+ * &limit=25, on page 1 and page 100 of one organization holding 10 000 and then
+ * BENCH_CANDIDATES (default 1 000 000) candidates. Candidates are seeded with SQL straight into
+ * recruiting.candidates (generate_series, ~100 000 rows a statement) with `updated_at` spread over
+ * a past year in an order unrelated to their ids; the walk is then read through the gateway like a
+ * sync client, following `Link: rel="next"` to reach page 100. The EXPLAIN is of the statement the
+ * recruiting service's own listCandidates builds for page 100 (captured through kysely's log).
+ */
+const SMALL = 10_000;
+const LARGE = Number(process.env['BENCH_CANDIDATES'] ?? 1_000_000);
+/** Slots per INSERT of the second stage: ~100 000 rows a statement. */
+const CHUNK_SLOTS = 101_010;
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365 * DAY_MS;
+/** A candidate is changed up to this long after it was created. */
+const CHANGE_SPREAD_MS = 30 * DAY_MS;
+const SLOT_MS = Math.floor(YEAR_MS / LARGE);
+
+if (!Number.isInteger(LARGE) || LARGE < SMALL || LARGE % SMALL !== 0) throw new Error(`BENCH_CANDIDATES must be a multiple of ${SMALL}`);
+
+interface Seed {
+  organizationId: string;
+  /** Epoch ms the year of creations starts at; every change is over a day before the run. */
+  yearStart: number;
+}
+
+/**
+ * Candidates for slots `from`..`to` (every `by`-th; `where` filters slots further). Slot n is created
+ * at `year start + (n − 1) × slot` plus a sub-second offset, and changed a pseudo-random 0–30 days
+ * later at microsecond precision, so the sync order `(updated_at, id)` is not the id order.
+ * The seeding session has triggers off: stamp_updated_at would overwrite `updated_at`.
+ */
+async function insertCandidates(db: pg.Client, seed: Seed, range: { from: number; to: number; by: number; where: string }): Promise<number> {
+  const { rowCount } = await db.query(
+    `insert into recruiting.candidates (id, organization_id, email, name, created_at, updated_at)
+     select id, $1, 'candidate-' || n || '@bench.example', 'Candidate ' || n, created_at,
+            created_at + ((n * 2654435761) % ${CHANGE_SPREAD_MS}) * interval '1 millisecond' + ((n * 7919) % 1000) * interval '1 microsecond'
+     from (select n, ${idSql('cand', 'ms', 'h')} as id, timestamptz 'epoch' + ms * interval '1 millisecond' as created_at
+           from (select n, $2::bigint + (n - 1) * ${SLOT_MS} + (n * 7919) % 997 as ms, ${hashColumns(`'cand' || n`, 'h')}
+                 from generate_series($3::bigint, $4::bigint, $5::bigint) n where ${range.where} offset 0) s) t`,
+    [seed.organizationId, seed.yearStart, range.from, range.to, range.by],
+  );
+  return rowCount ?? 0;
+}
+
+/** Every seeded id has the shape of a real one and the set has the size we meant. */
+async function checkSeed(db: pg.Client, organizationId: string, expected: number): Promise<void> {
+  const { rows } = await db.query<{ total: string; malformed: string }>(
+    `select count(*) as total, count(*) filter (where id !~ '^cand_[0-9A-Za-z]{23}$') as malformed from recruiting.candidates where organization_id = $1`,
+    [organizationId],
+  );
+  const { total, malformed } = rows[0]!;
+  if (Number(total) !== expected || Number(malformed) !== 0) throw new Error(`seeded candidates: ${total} (expected ${expected}), ${malformed} malformed ids`);
+}
+
+interface ListItem {
+  id: string;
+  updatedAt: string;
+}
+
+interface Dataset {
+  label: string;
+  rows: Row[];
+  /** Wall time to walk pages 1–99 one after another, following Link. */
+  walkMs: number;
+  firstUrl: string;
+  /** Page 100's URL (its cursor resumes after page 99). */
+  deepUrl: string;
+  /** The last item of page 99: page 100's cursor position. */
+  cursorId: string;
+}
+
+/** `a` is not after `b` in the walk's order (`updatedAt` in ms, as the API shows it, then id). */
+const notAfter = (a: ListItem, b: ListItem) => Date.parse(a.updatedAt) < Date.parse(b.updatedAt) || (a.updatedAt === b.updatedAt && a.id <= b.id);
+
+async function measureDataset(gatewayUrl: string, key: string, label: string, updatedAfter: string, cpuSources: CpuSource[]): Promise<Dataset> {
+  const headers = { authorization: `Bearer ${key}` };
+  const firstPage = `${gatewayUrl}/api/v1/candidates?updatedAfter=${encodeURIComponent(updatedAfter)}&limit=${PAGE_SIZE}`;
+  const inOrder = (items: ListItem[], previousLast: ListItem | undefined) =>
+    (!previousLast || notAfter(previousLast, items[0]!)) && items.every((item, i) => i === 0 || notAfter(items[i - 1]!, item));
+  const { deepUrl, last: page99Last, walkMs } = await walkToDeepPage<ListItem>(gatewayUrl, firstPage, headers, inOrder);
+  const isPage = (after?: ListItem) => (body: unknown) => {
+    const items = (body as { data?: ListItem[] } | null)?.data;
+    return items?.length === PAGE_SIZE && (!after || notAfter(after, items[0]!));
+  };
+  const rows = await measurePages('GET /api/v1/candidates?updatedAfter', [
+    { target: { name: `${label} | 1`, url: firstPage, method: 'GET', headers }, check: isPage() },
+    { target: { name: `${label} | ${DEEP_PAGE}`, url: deepUrl, method: 'GET', headers }, check: isPage(page99Last) },
+  ], cpuSources);
+  return { label, rows, walkMs, firstUrl: firstPage, deepUrl, cursorId: page99Last.id };
+}
+
+/**
+ * The statement recruiting's listCandidates runs for `pageUrl`, with its parameters: the function
+ * itself runs once on a kysely whose log keeps the compiled statement.
+ */
+async function serviceStatement(env: Record<string, string>, organizationId: string, pageUrl: string): Promise<{ statement: CompiledQuery; updatedAfter: string }> {
+  const pool = new pg.Pool({ connectionString: env['DATABASE_URL'], application_name: 'bench-sync-explain', max: 1 });
+  let captured: CompiledQuery | undefined;
+  const kysely = new Kysely<RecruitingDB>({ dialect: new PostgresDialect({ pool }), log: (event) => void (captured = event.query) });
+  const query = SearchCandidatesQuery.parse(Object.fromEntries(new URL(pageUrl).searchParams));
+  try {
+    const codec = new CursorCodec(parseKeyRing(env['CURSOR_KEYS']!, 'secret'));
+    await listCandidates(kysely, codec, organizationId, query, 2 * Number(env['SYNC_COMMIT_WINDOW_MS'] ?? 5000));
+  } finally {
+    await kysely.destroy();
+  }
+  if (!captured) throw new Error('listCandidates ran no statement');
+  return { statement: captured, updatedAfter: query.updatedAfter! };
+}
+
+async function explain(db: pg.Client, sql: string, parameters: readonly unknown[]): Promise<string[]> {
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${sql}`, [...parameters]);
+  return rows.map((r) => r['QUERY PLAN']);
+}
+
+/** The top node's shared buffers of a plan ("hit=65" → 65; reads counted too). */
+function topBuffers(plan: string[]): number {
+  const line = plan.find((l) => l.trim().startsWith('Buffers:')) ?? '';
+  return [...line.matchAll(/(?:hit|read)=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+interface Plans {
+  first: string[];
+  deep: string[];
+  /** Page 100's statement with the watermark moved up to just before page 100's cursor. */
+  deepFromCursor: string[];
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the service's statements for page 1 and page 100, and of page 100's
+ * statement once more with `updatedAfter` set 1 µs before the cursor's position: the same rows,
+ * so any difference in buffers is where the index scan starts.
+ */
+async function explainPages(env: Record<string, string>, db: pg.Client, organizationId: string, dataset: Dataset): Promise<Plans> {
+  const { firstUrl, deepUrl, cursorId } = dataset;
+  const first = await serviceStatement(env, organizationId, firstUrl);
+  const deep = await serviceStatement(env, organizationId, deepUrl);
+  const { rows } = await db.query<{ before: string }>(
+    `select to_char((updated_at - interval '1 microsecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as before from recruiting.candidates where id = $1`,
+    [cursorId],
+  );
+  const moved = rows[0]!.before;
+  const deepParameters = deep.statement.parameters;
+  return {
+    first: await explain(db, first.statement.sql, first.statement.parameters),
+    deep: await explain(db, deep.statement.sql, deepParameters),
+    deepFromCursor: await explain(db, deep.statement.sql, deepParameters.map((p) => (p === deep.updatedAfter ? moved : p))),
+  };
+}
+
+await runBench('bench-sync', async (bench) => {
+  const { env, gatewayUrl, startedAt } = bench;
+  const busy = otherWorkloads();
+  const cpuSources = stackCpuSources(bench);
+  const organization = await newOrganization(bench, 'Benchmark sync', ['read']);
+  const db = new pg.Client({ connectionString: env['DATABASE_URL'], application_name: 'bench-sync' });
+  await db.connect();
+  bench.onCleanup(() => db.end());
+  // Seeding writes historical `updated_at`: the stamping trigger and the commit-window check are
+  // for the services' writes, so this session skips triggers (it is the stack's superuser).
+  await db.query(`set session_replication_role = replica`);
+
+  const end = Date.now() - CHANGE_SPREAD_MS - DAY_MS;
+  const seed: Seed = { organizationId: organization.id, yearStart: end - YEAR_MS };
+  const updatedAfter = new Date(seed.yearStart - DAY_MS).toISOString();
+  const seeding: string[] = [];
+  const stride = LARGE / SMALL;
+
+  step(`Seeding ${SMALL.toLocaleString('en')} candidates`);
+  let started = performance.now();
+  const small = await insertCandidates(db, seed, { from: stride, to: LARGE, by: stride, where: 'true' });
+  const smallInsert = secondsSince(started);
+  started = performance.now();
+  await db.query('vacuum (analyze) recruiting.candidates');
+  seeding.push(`| ${small.toLocaleString('en')} | 1 | ${smallInsert} s | ${secondsSince(started)} s |`);
+  await checkSeed(db, seed.organizationId, small);
+  const datasets = [await measureDataset(gatewayUrl, organization.apiKey.key, SMALL.toLocaleString('en'), updatedAfter, cpuSources)];
+  // Each data set's plans right after its measurement, before the table grows.
+  const plans = [await explainPages(env, db, organization.id, datasets[0]!)];
+
+  let large = small;
+  if (LARGE > SMALL) {
+    step(`Growing the same organization to ${LARGE.toLocaleString('en')} candidates (statements of ~100 000 rows)`);
+    started = performance.now();
+    let statements = 0;
+    for (let from = 1; from <= LARGE; from += CHUNK_SLOTS) {
+      large += await insertCandidates(db, seed, { from, to: Math.min(LARGE, from + CHUNK_SLOTS - 1), by: 1, where: `n % ${stride} <> 0` });
+      statements++;
+      step(`  ${large.toLocaleString('en')} candidates (${secondsSince(started)} s)`);
+    }
+    const largeInsert = secondsSince(started);
+    started = performance.now();
+    await db.query('vacuum (analyze) recruiting.candidates');
+    await checkSeed(db, seed.organizationId, large);
+    seeding.push(`| ${(large - small).toLocaleString('en')} more (${large.toLocaleString('en')} in all) | ${statements} | ${largeInsert} s | ${secondsSince(started)} s |`);
+    datasets.push(await measureDataset(gatewayUrl, organization.apiKey.key, LARGE.toLocaleString('en'), updatedAfter, cpuSources));
+    plans.push(await explainPages(env, db, organization.id, datasets[1]!));
+  }
+  busy.push(...otherWorkloads());
+
+  const loadRows = datasets.flatMap((d) => d.rows);
+  const lines = [
+    `Command: \`npm run bench:sync\` (autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per row, loopback)`,
+    `Date: ${startedAt.toISOString()}`,
+    `Machine: ${machineDescription()}`,
+    '',
+    'Seeding (SQL into recruiting.candidates, generate_series, triggers off; then `vacuum (analyze) recruiting.candidates`):',
+    '',
+    '| candidates inserted | statements | insert | vacuum + analyze |',
+    '|---|---:|---:|---:|',
+    ...seeding,
+    '',
+    `GET /api/v1/candidates?updatedAfter=${updatedAfter}&limit=${PAGE_SIZE}, one organization; page ${DEEP_PAGE} is the URL reached by following \`Link: rel="next"\` ${DEEP_PAGE - 1} times:`,
+    '',
+    ...pageTable(loadRows),
+    '',
+    ...datasets.map((d) => `Walking pages 1–${DEEP_PAGE - 1} one request at a time at ${d.label}: ${Math.round(d.walkMs)} ms (${(d.walkMs / (DEEP_PAGE - 1)).toFixed(1)} ms a page).`),
+    '',
+    ...CPU_COLUMNS_NOTE,
+    '',
+    `EXPLAIN (ANALYZE, BUFFERS) of listCandidates' statement for page ${DEEP_PAGE} at ${large.toLocaleString('en')} (summary):`,
+    '',
+    '```',
+    ...planSummary(plans.at(-1)!.deep, 'candidates'),
+    '```',
+    '',
+    'Shared buffers the statement touches (from each EXPLAIN; "page 100 from its cursor": page 100\'s statement with `updatedAfter` moved to 1 µs before the cursor, the same rows):',
+    '',
+    '| dataset | page 1 | page 100 | page 100 from its cursor |',
+    '|---|---:|---:|---:|',
+    ...datasets.map((d, i) => `| ${d.label} | ${topBuffers(plans[i]!.first)} | ${topBuffers(plans[i]!.deep)} | ${topBuffers(plans[i]!.deepFromCursor)} |`),
+  ];
+  const notes = failureNotes(loadRows);
+  for (const { target, result } of loadRows) if (result.non2xx > 0) notes.push(`${target}: ${result.non2xx} non-2xx answers.`);
+  if (notes.length) lines.push('', ...notes);
+  lines.push(...loadNote(busy));
+  for (const [name, plan] of Object.entries(plans.at(-1)!)) {
+    step(`Full plan (${name}):`);
+    process.stdout.write(`${plan.join('\n')}\n`);
+  }
+  return `${lines.join('\n')}\n`;
+});
