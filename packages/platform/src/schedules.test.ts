@@ -25,6 +25,10 @@ describe('ensureSchedule (retention schedules)', () => {
       const described = await temporal.schedule.getHandle(scheduleId).describe();
       assert.equal(described.policies.overlap, 'SKIP');
       assert.equal(described.action.type === 'startWorkflow' && described.action.taskQueue, base.taskQueue);
+      // A process on another task queue (a test's extra service) does not take the schedule over.
+      await ensureSchedule(temporal, { ...base, taskQueue: `elsewhere-${process.pid}`, everyMinutes: 15 }, logger);
+      const after = await temporal.schedule.getHandle(scheduleId).describe();
+      assert.equal(after.action.type === 'startWorkflow' && after.action.taskQueue, base.taskQueue);
     } finally {
       await temporal.schedule.getHandle(scheduleId).delete().catch(() => undefined);
       await connection.close();

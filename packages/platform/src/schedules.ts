@@ -33,13 +33,14 @@ export async function ensureSchedule(temporal: Client, schedule: PurgeSchedule, 
       } catch (err) {
         if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       }
-      // It exists: a changed period (or task queue) in the settings is applied to it.
+      // It exists: a changed period in the settings is applied to it. Its action stays the first
+      // creator's: another process on another task queue (a test's extra service, a canary) must
+      // not take the schedule over and leave it pointing at a queue nobody polls once it is gone.
       const handle = temporal.schedule.getHandle(scheduleId);
       const current = await handle.describe();
       const intervals = current.spec.intervals ?? [];
-      const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === taskQueue && current.action.workflowType === workflowType;
-      if (intervals.length === 1 && intervals[0]!.every === every && !current.spec.calendars?.length && sameQueue) return;
-      await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] }, action }));
+      if (intervals.length === 1 && intervals[0]!.every === every && !current.spec.calendars?.length) return;
+      await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] } }));
       logger.info({ scheduleId, everyMinutes: schedule.everyMinutes }, 'schedule updated to the configured period');
       return;
     } catch (err) {
