@@ -45,3 +45,15 @@ export interface AppErrorData {
   appDetails?: ErrorDetail[];
   appExtra?: Record<string, unknown>;
 }
+
+/**
+ * A network call of ours that passed its deadline (a relay's call to another service). Its message
+ * is ours — what was called and the deadline, never a URL or a payload — so logs keep it.
+ */
+export class CallTimeoutError extends Error {
+  readonly code = 'call_timeout';
+  constructor(what: string, timeoutMs: number) {
+    super(`${what} timed out after ${timeoutMs} ms`);
+    this.name = 'CallTimeoutError';
+  }
+}

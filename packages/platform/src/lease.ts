@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { CallTimeoutError } from './errors.js';
 
 /**
  * Claim-with-lease, the one way an outbox relay takes work (ARCHITECTURE.md: no lock held across a
@@ -58,7 +59,7 @@ export async function withTimeout<T>(timeoutMs: number, what: string, call: (sig
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new Error(`${what} timed out after ${timeoutMs} ms`));
+      reject(new CallTimeoutError(what, timeoutMs));
     }, timeoutMs);
   });
   try {

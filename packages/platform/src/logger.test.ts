@@ -2,7 +2,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createPool } from './db.js';
-import { AppError } from './errors.js';
+import { AppError, CallTimeoutError } from './errors.js';
+import { loggedError } from './logger.js';
 import { createLogger } from './logger.js';
 
 /** A logger whose lines are kept, parsed, in `lines`. */
@@ -59,5 +60,10 @@ describe('errors in log lines', () => {
       { type: 'string' },
     ]);
     assert.doesNotMatch(raw.join('\n'), /stack|wrapped|127\.0\.0\.1|connect ECONNREFUSED/);
+  });
+  it('a call past its deadline keeps our message (what was called, the deadline)', () => {
+    assert.deepEqual(loggedError(new CallTimeoutError('publishing the outbox', 3000)), {
+      type: 'CallTimeoutError', code: 'call_timeout', message: 'publishing the outbox timed out after 3000 ms',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { AppError } from './errors.js';
+import { AppError, CallTimeoutError } from './errors.js';
 
 export type { Logger };
 
@@ -35,14 +35,14 @@ const MAX_CAUSES = 4;
  * A safe, typed summary of a thrown value for a log line. Never its stack, and never a library's
  * message (node-postgres puts SQL and values in its messages, fetch the URL): only the class name,
  * a string `code` (a SQLSTATE, an errno name, a tRPC or AppError code) and the message of an
- * AppError, which is ours and written for clients.
+ * AppError (ours, written for clients) or a CallTimeoutError (ours: what was called, the deadline).
  */
 export function loggedError(value: unknown, depth = 0): LoggedError {
   if (!(value instanceof Error)) return { type: value === null ? 'null' : typeof value };
   const summary: LoggedError = { type: value.constructor?.name || value.name || 'Error' };
   const code = (value as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') summary.code = String(code);
-  if (value instanceof AppError) summary.message = value.message;
+  if (value instanceof AppError || value instanceof CallTimeoutError) summary.message = value.message;
   if (value.cause !== undefined && depth < MAX_CAUSES) summary.cause = loggedError(value.cause, depth + 1);
   return summary;
 }
