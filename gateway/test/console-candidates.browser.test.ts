@@ -1,34 +1,25 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { call, newKey } from '@hireloop/devstack/testing';
+import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium as skip, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
 
 // Issue 10: the Candidates views, and journey 4 (a candidate created through the REST API shows
 // up in the console's search), at a laptop's and a phone's width.
 
 describe('console: candidates', { skip }, () => {
-  let browser: Browser;
-  let user: ConsoleUser;
-  let key: string;
-  before(async () => {
-    browser = await launchBrowser();
-    user = await newConsoleUser();
-    key = (await newKey(user.organizationId, ['read', 'write'], 6000)).key;
-  });
-  after(() => browser?.close());
+  const s = consoleSession(['read', 'write'], 6000);
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
     it(`journey 4 at ${width} px: a candidate created through the REST API is found by the search and opens its profile`, async () => {
       const word = `Zed${unique()}`;
-      const created = await call('POST', '/api/v1/candidates', { key, body: { name: `Rita ${word}`, email: `rita-${unique()}@example.com`, phone: '+44 20 7946 0000', metadata: { team: 'platform' } } });
+      const created = await call('POST', '/api/v1/candidates', { key: s.key, body: { name: `Rita ${word}`, email: `rita-${unique()}@example.com`, phone: '+44 20 7946 0000', metadata: { team: 'platform' } } });
       assert.equal(created.status, 201, created.text);
       const candidate = created.body.data as { id: string; name: string; email: string };
 
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
-      await logIn(page, user, 'candidates');
+      await logIn(page, s.user, 'candidates');
       await checkView(view, 'candidates', 'Candidates');
       await page.getByRole('searchbox', { name: 'Search by name or e-mail' }).fill(`rita ${word.slice(0, -2).toLowerCase()}`);
       await page.waitForURL(/[?&]q=rita/); // the search is in the URL
@@ -55,9 +46,9 @@ describe('console: candidates', { skip }, () => {
     });
 
     it(`at ${width} px: creates a candidate, refuses a taken e-mail on its field, and edits the candidate`, async () => {
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
-      await logIn(page, user, 'candidates/new');
+      await logIn(page, s.user, 'candidates/new');
       await checkView(view, 'candidates/new', 'New candidate');
 
       await page.getByRole('button', { name: 'Create candidate' }).click();
@@ -79,7 +70,7 @@ describe('console: candidates', { skip }, () => {
 
       // Another candidate holds this e-mail: the server's 409 is shown on the E-mail field.
       const taken = `taken-${unique()}@example.com`;
-      assert.equal((await call('POST', '/api/v1/candidates', { key, body: { name: 'Other', email: taken } })).status, 201);
+      assert.equal((await call('POST', '/api/v1/candidates', { key: s.key, body: { name: 'Other', email: taken } })).status, 201);
       await page.getByRole('link', { name: 'Edit' }).click();
       await page.getByRole('heading', { level: 1, name: `Edit ${name}` }).waitFor();
       await page.getByLabel('E-mail').fill(taken);
@@ -96,7 +87,7 @@ describe('console: candidates', { skip }, () => {
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('heading', { level: 1, name: `${name} Jr` }).waitFor();
 
-      const stored = await call('GET', `/api/v1/candidates/${id}`, { key });
+      const stored = await call('GET', `/api/v1/candidates/${id}`, { key: s.key });
       assert.equal(stored.body.data.name, `${name} Jr`);
       assert.equal(stored.body.data.phone, '+1 555 0100');
       assert.equal(stored.body.data.email, email);
@@ -113,12 +104,12 @@ describe('console: candidates', { skip }, () => {
   it('pages through the list and shows the empty state of a search that matches nothing', async () => {
     const word = `Pg${unique()}`;
     for (let i = 0; i < 27; i++) {
-      const res = await call('POST', '/api/v1/candidates', { key, body: { name: `Paged ${word} ${i}`, email: `paged-${i}-${unique()}@example.com` } });
+      const res = await call('POST', '/api/v1/candidates', { key: s.key, body: { name: `Paged ${word} ${i}`, email: `paged-${i}-${unique()}@example.com` } });
       assert.equal(res.status, 201, res.text);
     }
-    const view = await openPage(browser, WIDTHS.phone);
+    const view = await openPage(s.browser, WIDTHS.phone);
     const { page } = view;
-    await logIn(page, user, `candidates?q=${word}`);
+    await logIn(page, s.user, `candidates?q=${word}`);
     await page.getByRole('link', { name: `Paged ${word} 26` }).waitFor();
     assert.equal(await page.getByRole('link', { name: new RegExp(`^Paged ${word} `) }).count(), 25);
     await page.getByRole('button', { name: 'Next' }).click();

@@ -2,8 +2,10 @@
 // Debian's Chromium through playwright-core (never a downloaded browser), a fresh organization and
 // console user per test file, log in, open a view at a width, and the checks every view must pass.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { testIdentity } from '@hireloop/devstack/testing';
+import { newKey, testIdentity } from '@hireloop/devstack/testing';
+import type { Scope } from '@hireloop/contracts';
 import { CHROMIUM, hasChromium, launchChromium } from '@hireloop/devstack/chromium';
 
 /** CI installs Chromium; on a machine without it the browser tests are skipped, never passed. */
@@ -88,4 +90,22 @@ export async function checkView(page: ConsolePage, path: string, heading?: strin
   const width = page.page.viewportSize()?.width ?? 0;
   await assertNoOverflow(page.page, `/console/${path} at ${width} px`);
   assertNoPageErrors(page.errors, `/console/${path} at ${width} px`);
+}
+
+/** A describe block's browser, console user and API key: made in its `before`, closed in its `after`. */
+export interface ConsoleSession {
+  browser: Browser;
+  user: ConsoleUser;
+  key: string;
+}
+
+export function consoleSession(scopes: Scope[], rateLimitPerMinute?: number): ConsoleSession {
+  const session = {} as ConsoleSession;
+  before(async () => {
+    session.browser = await launchBrowser();
+    session.user = await newConsoleUser();
+    session.key = (await newKey(session.user.organizationId, scopes, rateLimitPerMinute)).key;
+  });
+  after(() => session.browser?.close());
+  return session;
 }

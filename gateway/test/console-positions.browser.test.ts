@@ -1,30 +1,21 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { call, newKey } from '@hireloop/devstack/testing';
+import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium as skip, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
 
 // Issue 10: the Positions views (list, create and edit with the questions, close and reopen, an AI
 // job description previewed as rendered Markdown and applied after a confirmation), at a laptop's
 // and a phone's width.
 
 describe('console: positions', { skip }, () => {
-  let browser: Browser;
-  let user: ConsoleUser;
-  let key: string;
-  before(async () => {
-    browser = await launchBrowser();
-    user = await newConsoleUser();
-    key = (await newKey(user.organizationId, ['read', 'write'], 6000)).key;
-  });
-  after(() => browser?.close());
+  const s = consoleSession(['read', 'write'], 6000);
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
     it(`at ${width} px: creates a position with questions, edits it, closes and reopens it with a confirmation`, async () => {
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
-      await logIn(page, user, 'positions');
+      await logIn(page, s.user, 'positions');
       await checkView(view, 'positions', 'Positions');
       await page.getByRole('link', { name: 'New position' }).click();
       await page.getByRole('heading', { level: 1, name: 'New position' }).waitFor();
@@ -45,7 +36,7 @@ describe('console: positions', { skip }, () => {
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
       const id = /\/positions\/(pos_[^/]+)$/.exec(page.url())?.[1];
       assert.ok(id, page.url());
-      let stored = (await call('GET', `/api/v1/positions/${id}`, { key })).body.data;
+      let stored = (await call('GET', `/api/v1/positions/${id}`, { key: s.key })).body.data;
       assert.deepEqual(stored.interviewQuestions, ['Tell us about an outage you fixed.', 'What would you automate first?']);
       assert.equal(stored.employmentType, 'contract');
       assert.equal(stored.department, 'Infrastructure');
@@ -62,7 +53,7 @@ describe('console: positions', { skip }, () => {
       await page.getByRole('button', { name: 'Remove question 2' }).click();
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('heading', { level: 1, name: `${title} II` }).waitFor();
-      stored = (await call('GET', `/api/v1/positions/${id}`, { key })).body.data;
+      stored = (await call('GET', `/api/v1/positions/${id}`, { key: s.key })).body.data;
       assert.deepEqual(stored.interviewQuestions, ['Tell us about an outage you fixed.']);
       assert.equal(stored.department, null, 'a cleared field is cleared');
 
@@ -71,18 +62,18 @@ describe('console: positions', { skip }, () => {
       await dialog.getByText('No new interviews can be scheduled', { exact: false }).waitFor();
       await assertNoOverflow(page, `close confirmation at ${width} px`);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
-      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key })).body.data.status, 'open', 'cancelled: nothing changed');
+      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key: s.key })).body.data.status, 'open', 'cancelled: nothing changed');
       await page.getByRole('button', { name: 'Close position' }).click();
       await dialog.getByRole('button', { name: 'Close position' }).click();
       await page.getByRole('button', { name: 'Reopen position' }).waitFor();
-      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key })).body.data.status, 'closed');
-      const refused = await call('POST', '/api/v1/interviews', { key, body: { positionId: id, candidate: { email: `c-${unique()}@example.com`, name: 'C' } } });
+      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key: s.key })).body.data.status, 'closed');
+      const refused = await call('POST', '/api/v1/interviews', { key: s.key, body: { positionId: id, candidate: { email: `c-${unique()}@example.com`, name: 'C' } } });
       assert.equal(refused.status, 409);
 
       await page.getByRole('button', { name: 'Reopen position' }).click();
       await dialog.getByRole('button', { name: 'Reopen position' }).click();
       await page.getByRole('button', { name: 'Close position' }).waitFor();
-      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key })).body.data.status, 'open');
+      assert.equal((await call('GET', `/api/v1/positions/${id}`, { key: s.key })).body.data.status, 'open');
 
       await page.getByRole('link', { name: '← Positions' }).click();
       await page.getByLabel('Status').selectOption('open');
@@ -94,12 +85,12 @@ describe('console: positions', { skip }, () => {
     });
 
     it(`at ${width} px: generates an AI job description, previews it rendered, and applies it after a confirmation`, async () => {
-      const created = await call('POST', '/api/v1/positions', { key, body: { title: `Data Analyst ${unique()}`, location: 'Lisbon' } });
+      const created = await call('POST', '/api/v1/positions', { key: s.key, body: { title: `Data Analyst ${unique()}`, location: 'Lisbon' } });
       assert.equal(created.status, 201, created.text);
       const position = created.body.data as { id: string; title: string };
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
-      await logIn(page, user, `positions/${position.id}`);
+      await logIn(page, s.user, `positions/${position.id}`);
       await checkView(view, `positions/${position.id}`, position.title);
 
       await page.getByLabel('Seniority').fill('Senior');
@@ -111,13 +102,13 @@ describe('console: positions', { skip }, () => {
       assert.ok(await preview.getByRole('listitem').count() > 0);
       assert.doesNotMatch((await preview.textContent()) ?? '', /^#|\n#/);
       await assertNoOverflow(page, `job description preview at ${width} px`);
-      assert.equal((await call('GET', `/api/v1/positions/${position.id}`, { key })).body.data.description, null, 'nothing applied before the confirmation');
+      assert.equal((await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data.description, null, 'nothing applied before the confirmation');
 
       await page.getByRole('button', { name: 'Apply to this position' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Apply' }).click();
       await page.getByText('Applied: this is now the position\'s description.').waitFor();
-      const stored = (await call('GET', `/api/v1/positions/${position.id}`, { key })).body.data;
+      const stored = (await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data;
       assert.match(stored.description, /^# Senior/);
       assert.match(stored.description, /SQL/);
       const description = page.getByRole('region', { name: 'Description', exact: true });
@@ -130,11 +121,11 @@ describe('console: positions', { skip }, () => {
 
   it('renders a description\'s Markdown as elements: raw HTML in it is not injected', async () => {
     const hostile = '# Heading\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\n[link](javascript:window.__pwned=3)\n\n- item';
-    const created = await call('POST', '/api/v1/positions', { key, body: { title: `Hostile ${unique()}`, description: hostile } });
+    const created = await call('POST', '/api/v1/positions', { key: s.key, body: { title: `Hostile ${unique()}`, description: hostile } });
     assert.equal(created.status, 201, created.text);
-    const view = await openPage(browser, WIDTHS.desktop);
+    const view = await openPage(s.browser, WIDTHS.desktop);
     const { page } = view;
-    await logIn(page, user, `positions/${created.body.data.id}`);
+    await logIn(page, s.user, `positions/${created.body.data.id}`);
     await page.getByRole('heading', { name: 'Heading' }).waitFor();
     const section = page.getByRole('region', { name: 'Description', exact: true });
     assert.equal(await section.locator('img, script').count(), 0);
