@@ -8,7 +8,7 @@ import { authenticateApiKey } from './api/authenticate.js';
 import { jsonBody } from './api/body.js';
 import { wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
-import { restHandler } from './api/rest-handler.js';
+import { restResponder } from './api/rest-handler.js';
 import { sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
@@ -64,7 +64,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger), restHandler(deps.services, deps.publicBaseUrl, deps.logger));
+  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, restResponder(deps.services, deps.publicBaseUrl, deps.logger)));
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));

@@ -10,14 +10,14 @@ import { locals } from '../request-context.js';
  * middleware uses, so a check shared by several surfaces (bearer, session, origin) answers right.
  */
 export function sendError(req: Request, res: Response, error: AppError): void {
-  setRetryAfter(res, error);
+  res.set(retryAfter(error));
   const { contentType, body } = errorResponse(req.originalUrl.split('?')[0]!, error, locals(req).requestId);
   res.status(error.status).type(contentType).send(body);
 }
 
 /** PRODUCT.md §3: a 503 says when to retry, whichever writer sends it (sendError, the REST handler). */
-export function setRetryAfter(res: Response, error: AppError): void {
-  if (error.code === 'service_unavailable') res.setHeader('Retry-After', '5');
+export function retryAfter(error: AppError): Record<string, string> {
+  return error.code === 'service_unavailable' ? { 'Retry-After': '5' } : {};
 }
 
 /** The error body for a request to `path`, in its surface's shape (also for requests Express never sees). */

@@ -5,6 +5,7 @@ import { ID_PREFIXES, IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
+import { sendRestResponse, type RestResponder, type RestResponse } from './rest-handler.js';
 
 /** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
 const LEASE_SECONDS = 60;
@@ -15,17 +16,20 @@ function fingerprint(req: Request): string {
 }
 
 /**
- * Idempotency-Key for every POST (PRODUCT.md §6), in one place. The first request claims
- * (API key, method, path, Idempotency-Key) with an insert that only one concurrent duplicate can
- * win; its response is stored before it is sent and replayed for 24 h. Same key with another body:
- * 422; while the first is still running: 409. A 5xx is not stored, so a retry runs again.
- * Stored bodies are sealed (AES-256-GCM, STORED_RESPONSE_KEYS): a 201 of POST /webhooks carries
- * the signing secret, which must never sit in clear in Postgres (PRODUCT.md §11).
+ * Idempotency-Key for every POST (PRODUCT.md §6), in one place, around the route's response
+ * (`respond` produces it as a value; this is where it is both stored and sent). The first request
+ * claims (API key, method, path, Idempotency-Key) with an insert that only one concurrent
+ * duplicate can win; its response is stored before it is sent and replayed for 24 h. Same key with
+ * another body: 422; while the first is still running: 409. A 5xx is not stored, so a retry runs
+ * again. Stored bodies are sealed (AES-256-GCM, STORED_RESPONSE_KEYS): a 201 of POST /webhooks
+ * carries the signing secret, which must never sit in clear in Postgres (PRODUCT.md §11).
  */
-export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
+export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respond: RestResponder) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || idemKey === undefined) return next();
+    if (req.method !== 'POST' || idemKey === undefined) {
+      return respond(req, res).then((response) => sendRestResponse(res, response), next);
+    }
     if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
       return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${IDEMPOTENCY_KEY_MAX} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
     }
@@ -48,10 +52,8 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
           return sendError(req, res, new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'));
         }
         if (existing.state === 'completed') {
-          res.setHeader('Idempotent-Replayed', 'true');
-          for (const [name, value] of Object.entries(existing.response_headers ?? {})) res.setHeader(name, value);
-          res.status(existing.response_status ?? 200).send(openStoredBody(box, existing.response_body));
-          return;
+          const headers = { ...existing.response_headers, 'Idempotent-Replayed': 'true' };
+          return sendRestResponse(res, { status: existing.response_status ?? 200, headers, body: openStoredBody(box, existing.response_body) });
         }
         const retaken = await db.updateTable('gateway.idempotency_keys').set({ locked_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
           .where((eb) => eb.and(id)).where('state', '=', 'in_flight').where('locked_until', '<', sql<Date>`now()`).returning('api_key_id').executeTakeFirst();
@@ -61,30 +63,31 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger) {
       return next(err);
     }
 
+    const release = () => db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute();
+    let response: RestResponse;
+    try {
+      response = await respond(req, res);
+    } catch (err) {
+      // No response to store: free the key so a retry runs again, as after a 5xx.
+      await release().catch((e: unknown) => logger.error({ err: e, requestId: locals(req).requestId }, 'could not release idempotency key'));
+      return next(err);
+    }
     // Store the response before it leaves, so a replay right after it sees `completed`.
-    const end = res.end.bind(res) as (chunk?: unknown, encoding?: unknown, cb?: unknown) => Response;
-    res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
-      const status = res.statusCode;
-      const body = chunk === undefined || typeof chunk === 'function' ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
-      const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((h) => (res.getHeader(h) !== undefined ? [[h, String(res.getHeader(h))]] : [])));
-      const store =
-        status >= 500
-          ? db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute()
-          : db
-              .updateTable('gateway.idempotency_keys')
-              .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjectIdsOf(body) })
-              .where((eb) => eb.and(id))
-              .execute();
-      store.then(
-        () => end(chunk, encoding, cb),
-        (err: unknown) => {
-          logger.error({ err, requestId: locals(req).requestId }, 'could not store idempotent response');
-          end(chunk, encoding, cb);
-        },
-      );
-      return res;
-    }) as typeof res.end;
-    next();
+    const { status, body } = response;
+    const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
+    try {
+      if (status >= 500) await release();
+      else {
+        await db
+          .updateTable('gateway.idempotency_keys')
+          .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjectIdsOf(body) })
+          .where((eb) => eb.and(id))
+          .execute();
+      }
+    } catch (err) {
+      logger.error({ err, requestId: locals(req).requestId }, 'could not store idempotent response');
+    }
+    sendRestResponse(res, response);
   };
 }
 

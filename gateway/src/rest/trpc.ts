@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { AppError, clientIpPrefix, createTrpc, idempotencyScope, type CallContext } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals, type ApiCaller } from '../request-context.js';
@@ -6,7 +6,6 @@ import { locals, type ApiCaller } from '../request-context.js';
 /** Context of a REST procedure: the authenticated caller and the typed service clients. */
 export interface RestContext {
   req: Request;
-  res: Response;
   requestId: string;
   caller: ApiCaller | undefined;
   services: ServiceClients;
@@ -16,9 +15,8 @@ export interface RestContext {
 }
 
 export function createRestContext(services: ServiceClients, publicBaseUrl: string) {
-  return ({ req, res }: { req: Request; res: Response }): RestContext => ({
+  return ({ req }: { req: Request }): RestContext => ({
     req,
-    res,
     requestId: locals(req).requestId,
     caller: locals(req).caller,
     services,
