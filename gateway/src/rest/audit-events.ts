@@ -1,6 +1,6 @@
 import { AuditEvent, listEnvelope, ListAuditEventsQuery } from '@hireloop/contracts';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 export const listAuditEvents = apiProcedure
   .meta({
@@ -12,8 +12,4 @@ export const listAuditEvents = apiProcedure
   })
   .input(ListAuditEventsQuery)
   .output(listEnvelope(AuditEvent))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.identity.auditEvents.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.identity.auditEvents.list.query(input)));

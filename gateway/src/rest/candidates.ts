@@ -1,7 +1,7 @@
 import { Candidate, CandidateId, CreateCandidateBody, envelope, listEnvelope, ListCandidatesQuery, Task, UpdateCandidateBody } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Candidates'];
 
@@ -29,11 +29,7 @@ export const listCandidates = apiProcedure
   })
   .input(ListCandidatesQuery)
   .output(listEnvelope(Candidate))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.recruiting.candidates.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.recruiting.candidates.list.query(input)));
 
 export const getCandidate = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/candidates/{id}', tags, summary: 'Get a candidate', errorResponses: [404] } })

@@ -1,7 +1,7 @@
 import { envelope, EventEnvelope, EventId, listEnvelope, ListEventsQuery } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Events'];
 
@@ -15,11 +15,7 @@ export const listEvents = apiProcedure
   })
   .input(ListEventsQuery)
   .output(listEnvelope(EventEnvelope))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.integrations.events.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.integrations.events.list.query(input)));
 
 export const getEvent = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/events/{id}', tags, summary: 'Event detail', description: 'An event of the last 30 days, as delivered.', errorResponses: [404] } })

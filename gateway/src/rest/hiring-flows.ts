@@ -4,7 +4,7 @@ import {
 } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Hiring flows'];
 
@@ -12,11 +12,7 @@ export const listHiringFlows = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/hiring-flows', tags, summary: 'List hiring flows', description: 'Flows are made in the console. Newest first; the next page is in `Link: rel="next"`.' } })
   .input(ListFlowsQuery)
   .output(listEnvelope(HiringFlow))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.recruiting.flows.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.recruiting.flows.list.query(input)));
 
 export const getHiringFlow = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/hiring-flows/{id}', tags, summary: 'Hiring flow detail', errorResponses: [404] } })
@@ -65,9 +61,8 @@ export const listFlowCandidates = apiProcedure
   .query(async ({ ctx, input }) => {
     const { id, ...query } = input;
     const page = await ctx.recruiting.flows.enrollments.query({ flowId: id, query });
-    linkNextPage(ctx, page.nextCursor);
     // The service's cards also carry the candidate for the console; the API's resource is the enrollment.
-    return { data: page.items.map((card) => Enrollment.parse(card)) };
+    return listPage(ctx, { ...page, items: page.items.map((card) => Enrollment.parse(card)) });
   });
 
 export const moveFlowCandidate = apiProcedure

@@ -2,7 +2,7 @@ import { AppError } from '@hireloop/platform';
 import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Interviews'];
 const ById = z.object({ id: InterviewId }).strict();
@@ -28,11 +28,7 @@ export const listInterviews = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews', tags, summary: 'List interviews', description: 'Newest first. Filters: `status`, `candidateId`, `positionId`, `createdAfter`, `createdBefore`. The next page is in `Link: rel="next"`. With `updatedAfter` (incremental sync): every change after that instant, oldest first by `(updatedAt, id)`; see docs/api.md.' } })
   .input(ListInterviewsQuery)
   .output(listEnvelope(Interview))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.recruiting.interviews.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.recruiting.interviews.list.query(input)));
 
 export const getInterview = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/interviews/{id}', tags, summary: 'Interview status', errorResponses: [404] } })

@@ -1,7 +1,7 @@
 import { CreatePositionBody, envelope, listEnvelope, ListPositionsQuery, Position, PositionId, UpdatePositionBody } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Positions'];
 
@@ -23,11 +23,7 @@ export const listPositions = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions', tags, summary: 'List positions', description: 'Newest first. Filter: `status`. The next page is in `Link: rel="next"`. With `updatedAfter` (incremental sync): every change after that instant, oldest first by `(updatedAt, id)`; see docs/api.md.' } })
   .input(ListPositionsQuery)
   .output(listEnvelope(Position))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.recruiting.positions.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.recruiting.positions.list.query(input)));
 
 export const getPosition = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/positions/{id}', tags, summary: 'Get a position', errorResponses: [404] } })

@@ -4,7 +4,7 @@ import {
 } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
-import { linkNextPage } from './pagination.js';
+import { listPage } from './pagination.js';
 
 const tags = ['Webhooks'];
 
@@ -29,11 +29,7 @@ export const listWebhooks = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/webhooks', tags, summary: 'List webhooks', description: 'Newest first; never includes secrets. The next page is in `Link: rel="next"`.' } })
   .input(ListWebhooksQuery)
   .output(listEnvelope(Webhook))
-  .query(async ({ ctx, input }) => {
-    const page = await ctx.integrations.webhooks.list.query(input);
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
-  });
+  .query(async ({ ctx, input }) => listPage(ctx, await ctx.integrations.webhooks.list.query(input)));
 
 export const getWebhook = apiProcedure
   .meta({ scope: 'read', openapi: { method: 'GET', path: '/webhooks/{id}', tags, summary: 'Webhook detail', errorResponses: [404] } })
@@ -100,9 +96,7 @@ export const listWebhookDeliveries = apiProcedure
   .output(listEnvelope(Delivery))
   .query(async ({ ctx, input }) => {
     const { id, ...query } = input;
-    const page = await ctx.integrations.webhooks.deliveries.query({ ...query, webhookId: id });
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
+    return listPage(ctx, await ctx.integrations.webhooks.deliveries.query({ ...query, webhookId: id }));
   });
 
 export const listDeliveryAttempts = apiProcedure
@@ -114,9 +108,7 @@ export const listDeliveryAttempts = apiProcedure
   .output(listEnvelope(DeliveryAttempt))
   .query(async ({ ctx, input }) => {
     const { id, ...query } = input;
-    const page = await ctx.integrations.webhooks.attempts.query({ ...query, webhookId: id });
-    linkNextPage(ctx, page.nextCursor);
-    return { data: page.items };
+    return listPage(ctx, await ctx.integrations.webhooks.attempts.query({ ...query, webhookId: id }));
   });
 
 export const retryWebhookDelivery = apiProcedure
