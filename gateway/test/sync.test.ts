@@ -2,6 +2,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import { SearchCandidatesQuery } from '@hireloop/contracts';
+import { CursorCodec, parseKeyRing } from '@hireloop/platform';
+import { listCandidates } from '@hireloop/recruiting/candidates/candidates.queries';
+import type { RecruitingDB } from '@hireloop/recruiting/db';
 import { call, newOrganizationWithKey, testEnv, type ApiResponse } from '@hireloop/devstack/testing';
 import { assertError, assertValidation, nextPath } from './api-assertions.js';
 import { newPosition, schedule, uniqueEmail } from './interview-helpers.js';
@@ -163,6 +168,79 @@ describe('updatedAfter on positions and interviews', () => {
     assertError(await call('GET', `/api/v1/interviews?updatedAfter=${EPOCH}&cursor=bad.cursor`, { key: org.key }), 422, 'validation_failed');
   });
 });
+
+/** The statement recruiting's listCandidates runs for `query`, captured through kysely's log. */
+async function listCandidatesStatement(organizationId: string, query: Record<string, string>, codec: CursorCodec): Promise<CompiledQuery> {
+  const pool = new pg.Pool({ connectionString: testEnv().databaseUrl, max: 1 });
+  let captured: CompiledQuery | undefined;
+  const kysely = new Kysely<RecruitingDB>({ dialect: new PostgresDialect({ pool }), log: (event) => void (captured = event.query) });
+  try {
+    await listCandidates(kysely, codec, organizationId, SearchCandidatesQuery.parse(query), 6000);
+  } finally {
+    await kysely.destroy();
+  }
+  assert.ok(captured, 'listCandidates ran a statement');
+  return captured;
+}
+
+describe('where the walk\'s index scan starts', () => {
+  it('a page with a cursor scans from the cursor, not from the watermark: a caught-up poll reads a few index pages however many changes lie behind it', async () => {
+    const org = await newOrg();
+    const changes = 5000;
+    // Historical changes (a day apart from a year ago, so all are past the walk's horizon); the
+    // stamping trigger would overwrite `updated_at`, so this session skips triggers (superuser).
+    const seeding = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await seeding.connect();
+    try {
+      await seeding.query(`set session_replication_role = replica`);
+      await seeding.query(
+        `insert into recruiting.candidates (id, organization_id, email, name, created_at, updated_at)
+         select 'cand_scan' || lpad(n::text, 18, '0'), $1, 'scan-' || n || '@sync.example', 'Scan ' || n, t, t
+         from (select n, now() - interval '400 days' + n * interval '1 hour' as t from generate_series(1, $2::int) n) s`,
+        [org.organization.id, changes],
+      );
+    } finally {
+      await seeding.end();
+    }
+    await db.query('analyze recruiting.candidates');
+    const { rows: [newest] } = await db.query<{ id: string; at: string }>(
+      `select id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at from recruiting.candidates
+       where organization_id = $1 order by updated_at desc, id desc limit 1`,
+      [org.organization.id],
+    );
+    // The service's own statement for the poll of a client whose cursor is on the newest change
+    // (the statement does not depend on the signing key, so any key ring makes the same one).
+    const codec = new CursorCodec(parseKeyRing('k1:scan-test-key-0123456789abcdef-0123456789', 'secret'));
+    const filters = { updatedAfter: EPOCH };
+    const cursor = codec.encodeSync({ updatedAt: newest!.at, id: newest!.id }, { list: 'candidates', organizationId: org.organization.id, filters });
+    const statement = await listCandidatesStatement(org.organization.id, { ...filters, limit: '25', cursor }, codec);
+    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, buffers, format json) ${statement.sql}`, [...statement.parameters]);
+    const scan = findNode(rows[0]!['QUERY PLAN'][0].Plan, (n) => n['Index Name'] === 'candidates_org_updated');
+    assert.ok(scan, 'the walk runs on the candidates_org_updated index');
+    assert.equal(scan['Actual Rows'], 0, 'caught up: nothing after the cursor');
+    // Starting at the watermark, the scan passed all 5 000 entries (~60 leaf pages) checking
+    // the cursor's row comparison on each; starting at the cursor it reads one path down the tree.
+    const buffers = scan['Shared Hit Blocks'] + scan['Shared Read Blocks'];
+    assert.ok(buffers <= 8, `the caught-up poll read ${buffers} buffers; from the cursor it reads a root-to-leaf path`);
+  });
+});
+
+interface PlanNode {
+  'Index Name'?: string;
+  'Actual Rows': number;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  Plans?: PlanNode[];
+}
+
+function findNode(node: PlanNode, match: (n: PlanNode) => boolean): PlanNode | undefined {
+  if (match(node)) return node;
+  for (const child of node.Plans ?? []) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 describe('the commit window (what makes the watermark commit-safe)', () => {
   it('refuses a transaction that commits later than the window after its change, and keeps one that commits in time', async () => {

@@ -17,16 +17,26 @@ export function updatedAtMicros(table?: string) {
 }
 
 /**
- * Rows changed after the watermark `after` and strictly after the cursor's position, and only
- * those changed at least `lagMs` before this statement began (every transaction that could
- * still commit a change at or before that instant has committed or been refused).
+ * Rows changed after the watermark `after`, or, on a later page, strictly after the cursor's
+ * position, and only those changed at least `lagMs` before this statement began (every
+ * transaction that could still commit a change at or before that instant has committed or been
+ * refused).
+ *
+ * With a cursor the watermark is left out: the row comparison is then the scan's only lower
+ * bound, so the `(organization_id, updated_at, id)` index scan starts at the cursor. With both,
+ * Postgres (18) positions the scan on the plain `updated_at > after` and checks the row
+ * comparison on every entry it passes, so page N stepped over pages 1..N-1 and a caught-up
+ * client's poll over every change since its first watermark (docs/benchmarks.md, "Incremental
+ * sync"). Nothing is widened: the cursor is signed and bound to this list, organization and
+ * filters, `updatedAfter` among them (CursorCodec), and it is made from a row of this walk, so its
+ * position is already past the watermark.
  */
 export function changedSince(after: string, position: SyncPosition | undefined, lagMs: number, table?: string) {
   const updated = col('updated_at', table);
   const id = col('id', table);
   const horizon = sql<boolean>`${updated} <= statement_timestamp() - make_interval(secs => ${lagMs / 1000})`;
   const since = position ? sql<boolean>`(${updated}, ${id}) > (${position.updatedAt}::timestamptz, ${position.id})` : sql<boolean>`${updated} > ${after}::timestamptz`;
-  return sql<boolean>`${updated} > ${after}::timestamptz and ${since} and ${horizon}`;
+  return sql<boolean>`${since} and ${horizon}`;
 }
 
 /**
