@@ -1,31 +1,25 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { call, newKey } from '@hireloop/devstack/testing';
-import { checkView, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { call } from '@hireloop/devstack/testing';
+import { checkView, consoleSession, logIn, openPage, skipWithoutChromium, WIDTHS } from './console-helpers.js';
 
 /**
  * Issue 11 item 4 in the console: the audit log lists the organization's writes with their actor,
  * filters them, and is usable at 1280 and 390 px with no horizontal overflow and no page error.
  */
 describe('console: audit log', { skip: skipWithoutChromium }, () => {
-  let browser: Browser;
-  let user: ConsoleUser;
+  const s = consoleSession(['write']);
   let candidateId: string;
 
   before(async () => {
-    browser = await launchBrowser();
-    user = await newConsoleUser();
-    const { key } = await newKey(user.organizationId, ['write']);
-    const created = await call('POST', '/api/v1/candidates', { key, body: { email: `audit-view-${Date.now().toString(36)}@example.test`, name: 'Audit View' } });
+    const created = await call('POST', '/api/v1/candidates', { key: s.key, body: { email: `audit-view-${Date.now().toString(36)}@example.test`, name: 'Audit View' } });
     assert.equal(created.status, 201, created.text);
     candidateId = created.body.data.id as string;
   });
-  after(() => browser?.close());
 
   it('lists writes with their actor and filters them by action and resource', async () => {
-    const { page, errors, close } = await openPage(browser, WIDTHS.desktop);
-    await logIn(page, user, 'audit');
+    const { page, errors, close } = await openPage(s.browser, WIDTHS.desktop);
+    await logIn(page, s.user, 'audit');
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     await page.getByText('candidate.created').first().waitFor();
     await page.getByText('user.created').first().waitFor();
@@ -45,8 +39,8 @@ describe('console: audit log', { skip: skipWithoutChromium }, () => {
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
     it(`renders at ${width} px without horizontal overflow`, async () => {
-      const view = await openPage(browser, width);
-      await logIn(view.page, user, 'audit');
+      const view = await openPage(s.browser, width);
+      await logIn(view.page, s.user, 'audit');
       await checkView(view, 'audit', 'Audit log');
       await view.page.getByText('candidate.created').first().waitFor();
       await view.close();

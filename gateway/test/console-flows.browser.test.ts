@@ -1,35 +1,27 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { call, eventually, newKey } from '@hireloop/devstack/testing';
+import type { Page } from 'playwright-core';
+import { call, eventually } from '@hireloop/devstack/testing';
 import { startReceiver } from './webhook-receiver.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, launchBrowser, logIn, newConsoleUser, openPage, skipWithoutChromium, WIDTHS, type ConsoleUser, type Width } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium, WIDTHS, type Width } from './console-helpers.js';
 import { unique } from './api-assertions.js';
 
 // Issue 10, journey 3: make a flow in the console, enroll a candidate on its pipeline board, move
 // them through it with the keyboard-accessible controls, and see `hiring_flow.candidate_moved`
 // reach a webhook; at 1280 and 390 px, with no page overflow and no page error on any view.
 describe('console: hiring flows and the pipeline board (journey 3)', { skip: skipWithoutChromium }, () => {
-  let browser: Browser;
-  let user: ConsoleUser;
-  let key: string;
+  const s = consoleSession(['read', 'write', 'admin']);
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
-    browser = await launchBrowser();
-    user = await newConsoleUser();
-    key = (await newKey(user.organizationId, ['read', 'write', 'admin'])).key;
     receiver = await startReceiver();
-    const hook = await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, events: ['hiring_flow.candidate_moved'] } });
+    const hook = await call('POST', '/api/v1/webhooks', { key: s.key, body: { url: receiver.url, events: ['hiring_flow.candidate_moved'] } });
     assert.equal(hook.status, 201, hook.text);
   });
-  after(async () => {
-    await receiver?.close();
-    await browser?.close();
-  });
+  after(() => receiver?.close());
 
   async function newCandidate(label: string) {
-    const res = await call('POST', '/api/v1/candidates', { key, body: { email: `${label}-${unique()}@example.com`, name: `${label} ${unique()}` } });
+    const res = await call('POST', '/api/v1/candidates', { key: s.key, body: { email: `${label}-${unique()}@example.com`, name: `${label} ${unique()}` } });
     assert.equal(res.status, 201, res.text);
     return res.body.data as { id: string; name: string; email: string };
   }
@@ -39,11 +31,11 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone] as Width[]) {
     it(`at ${width} px: create a flow, enroll, move (by keyboard; by dragging on a laptop) and complete a candidate; the moves reach the webhook`, async () => {
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
       try {
         const candidate = await newCandidate(`Flow${width}`);
-        await logIn(page, user, 'flows');
+        await logIn(page, s.user, 'flows');
         await checkView(view, 'flows', 'Hiring flows');
 
         // The flow editor: a name and three stages, built with the row controls.
@@ -89,7 +81,7 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await page.getByRole('button', { name: 'Enroll new candidate' }).click();
         await page.getByText(`${newcomer.name} enrolled in Phone screen.`).waitFor();
         await column(page, 'Phone screen').getByRole('article', { name: newcomer.name }).waitFor();
-        const created = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(newcomer.email)}`, { key });
+        const created = await call('GET', `/api/v1/candidates?email=${encodeURIComponent(newcomer.email)}`, { key: s.key });
         assert.equal(created.body.data[0]?.name, newcomer.name);
         await assertNoOverflow(page, `the board with a card at ${width} px`);
 
@@ -123,11 +115,11 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await assertNoOverflow(page, `the board at ${width} px`);
 
         // Every move reached the webhook, as the API shows them.
-        const list = await call('GET', `/api/v1/hiring-flows/${flowId}/candidates?status=completed`, { key });
+        const list = await call('GET', `/api/v1/hiring-flows/${flowId}/candidates?status=completed`, { key: s.key });
         assert.equal(list.status, 200, list.text);
         const enrollment = list.body.data[0] as { id: string; candidateId: string };
         assert.equal(enrollment.candidateId, candidate.id);
-        const flow = (await call('GET', `/api/v1/hiring-flows/${flowId}`, { key })).body.data as { stages: { id: string; name: string }[] };
+        const flow = (await call('GET', `/api/v1/hiring-flows/${flowId}`, { key: s.key })).body.data as { stages: { id: string; name: string }[] };
         const stageId = (name: string) => flow.stages.find((s) => s.name === name)!.id;
         const expected = [`${stageId('Team review')} active`, ...(last === 'Offer' ? [`${stageId('Offer')} active`] : []), `${stageId(last)} completed`];
         const moved = await eventually(async () => receiver.of('hiring_flow.candidate_moved').filter((r) => r.event.data.id === enrollment.id), (r) => r.length >= expected.length, 30_000);

@@ -92,6 +92,16 @@ export async function checkView(page: ConsolePage, path: string, heading?: strin
   assertNoPageErrors(page.errors, `/console/${path} at ${width} px`);
 }
 
+/** A describe block's browser: launched in its `before`, closed in its `after`. */
+export function suiteBrowser(): { browser: Browser } {
+  const suite = {} as { browser: Browser };
+  before(async () => {
+    suite.browser = await launchBrowser();
+  });
+  after(() => suite.browser?.close());
+  return suite;
+}
+
 /** A describe block's browser, console user and API key: made in its `before`, closed in its `after`. */
 export interface ConsoleSession {
   browser: Browser;
@@ -100,12 +110,10 @@ export interface ConsoleSession {
 }
 
 export function consoleSession(scopes: Scope[], rateLimitPerMinute?: number): ConsoleSession {
-  const session = {} as ConsoleSession;
+  const session = suiteBrowser() as ConsoleSession;
   before(async () => {
-    session.browser = await launchBrowser();
     session.user = await newConsoleUser();
     session.key = (await newKey(session.user.organizationId, scopes, rateLimitPerMinute)).key;
   });
-  after(() => session.browser?.close());
   return session;
 }

@@ -1,8 +1,8 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, eventually, newKey } from '@hireloop/devstack/testing';
-import { checkView, launchBrowser, logIn, newConsoleUser, openPage, openView, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { checkView, consoleSession, logIn, newConsoleUser, openPage, openView, skipWithoutChromium, WIDTHS } from './console-helpers.js';
 import { newPosition, schedule, uniqueEmail } from './interview-helpers.js';
 
 /**
@@ -13,26 +13,20 @@ import { newPosition, schedule, uniqueEmail } from './interview-helpers.js';
  * at 1280 and 390 px with no horizontal overflow and no page error.
  */
 describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () => {
-  let browser: Browser;
-  let user: ConsoleUser;
-  let key: string;
+  const s = consoleSession(['read', 'write']);
   let positionId: string;
   const TITLE = 'Platform Engineer';
   const CONSOLE_TITLE = 'Site Reliability Engineer';
   const ANSWERS = ['I keep the deploy pipeline boring and fast.', 'Measure first, then remove the slowest step.'];
 
   before(async () => {
-    browser = await launchBrowser();
-    user = await newConsoleUser();
-    key = (await newKey(user.organizationId, ['read', 'write'])).key;
     // For the other tests here; journey 2 itself creates its position in the console.
-    positionId = (await newPosition(key, { title: TITLE, interviewQuestions: ['How do you ship safely?', 'How do you make a build faster?'] })).id;
+    positionId = (await newPosition(s.key, { title: TITLE, interviewQuestions: ['How do you ship safely?', 'How do you make a build faster?'] })).id;
   });
-  after(() => browser?.close());
 
   /** The candidate's side: the invite page, the AI notice agreed to, each answer, submitted. */
   async function takeInterview(inviteUrl: string) {
-    const candidate = await openPage(browser, WIDTHS.phone);
+    const candidate = await openPage(s.browser, WIDTHS.phone);
     await candidate.page.goto(inviteUrl);
     await candidate.page.click('#start');
     for (const [i, answer] of ANSWERS.entries()) await candidate.page.fill(`#answer-${i}`, answer);
@@ -44,9 +38,9 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
   const inviteUrlOn = async (page: Page) => page.getByLabel('Invite URL').inputValue();
 
   it('create a position and schedule in the console, take it as the candidate, see the scorecard, record a decision', async () => {
-    const recruiter = await openPage(browser, WIDTHS.desktop);
+    const recruiter = await openPage(s.browser, WIDTHS.desktop);
     const { page } = recruiter;
-    await logIn(page, user, 'interviews');
+    await logIn(page, s.user, 'interviews');
     await page.getByRole('heading', { level: 1, name: 'Interviews' }).waitFor();
     await page.getByText('No interviews yet').waitFor();
 
@@ -76,7 +70,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     const interviewId = new URL(page.url()).pathname.split('/').pop()!;
     assert.match(interviewId, /^int_/);
     const inviteUrl = await inviteUrlOn(page);
-    const viaApi = (await call('GET', `/api/v1/interviews/${interviewId}`, { key })).body.data;
+    const viaApi = (await call('GET', `/api/v1/interviews/${interviewId}`, { key: s.key })).body.data;
     assert.equal(inviteUrl, viaApi.inviteUrl, 'the console shows the interview\'s invite URL');
     assert.equal(viaApi.candidate.email, email);
     assert.match(await page.locator('.timeline').textContent() ?? '', /Scheduled/);
@@ -87,7 +81,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
 
     // The scorecard appears once the AI has evaluated the answers (the page polls).
     await page.getByRole('heading', { name: 'Your decision' }).waitFor({ timeout: 60_000 });
-    const evaluation = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key })).body.data;
+    const evaluation = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key: s.key })).body.data;
     assert.equal(evaluation.status, 'completed');
     const card = page.locator('section[aria-labelledby="scorecard-title"]');
     assert.match(await card.textContent() ?? '', new RegExp(`${evaluation.overallScore}\\s*/100`));
@@ -105,7 +99,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     await page.getByLabel('Note').fill('Clear, practical answers.');
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.locator('#current-review').getByText('Advance').waitFor();
-    const reviewed = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key })).body.data.review;
+    const reviewed = (await call('GET', `/api/v1/interviews/${interviewId}/evaluation`, { key: s.key })).body.data.review;
     assert.equal(reviewed.decision, 'advance');
     assert.equal(reviewed.note, 'Clear, practical answers.');
     assert.equal(reviewed.reviewer.type, 'user');
@@ -122,10 +116,10 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
   });
 
   it('cancel with a reason, after a confirmation; the link stops and the timeline says why', async () => {
-    const interview = await schedule(key, positionId);
-    const recruiter = await openPage(browser, WIDTHS.desktop);
+    const interview = await schedule(s.key, positionId);
+    const recruiter = await openPage(s.browser, WIDTHS.desktop);
     const { page } = recruiter;
-    await logIn(page, user, `interviews/${interview.id}`);
+    await logIn(page, s.user, `interviews/${interview.id}`);
     await page.getByRole('heading', { level: 1, name: `${TITLE} interview` }).waitFor();
     await page.getByRole('button', { name: 'Cancel interview' }).click();
     const dialog = page.getByRole('dialog');
@@ -135,7 +129,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     await dialog.getByRole('button', { name: 'Cancel interview' }).click();
     await page.locator('.timeline').getByText('The role was filled.').waitFor();
     assert.equal(await page.getByLabel('Invite URL').count(), 0, 'no invite URL once cancelled');
-    const cancelled = (await call('GET', `/api/v1/interviews/${interview.id}`, { key })).body.data;
+    const cancelled = (await call('GET', `/api/v1/interviews/${interview.id}`, { key: s.key })).body.data;
     assert.equal(cancelled.status, 'cancelled');
     assert.equal(cancelled.cancellationReason, 'The role was filled.');
     await openView(page, 'interviews?status=cancelled', 'Interviews');
@@ -149,7 +143,7 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     const otherKey = (await newKey(other.organizationId, ['read', 'write'])).key;
     const position = (await newPosition(otherKey, { title: 'Paging' })).id;
     for (let n = 0; n < 26; n++) await schedule(otherKey, position);
-    const view = await openPage(browser, WIDTHS.desktop);
+    const view = await openPage(s.browser, WIDTHS.desktop);
     const { page } = view;
     await logIn(page, other, 'interviews');
     const rows = page.locator('table.data-table tbody tr');
@@ -168,12 +162,12 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
 
   it('every Interviews view at 1280 and 390 px: no horizontal overflow, no page error; an unknown id is a not-found page', async () => {
     const completed = await eventually(
-      async () => (await call('GET', '/api/v1/interviews?status=completed', { key })).body.data as { id: string }[],
+      async () => (await call('GET', '/api/v1/interviews?status=completed', { key: s.key })).body.data as { id: string }[],
       (items) => items.length > 0,
     );
     for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
-      const view = await openPage(browser, width);
-      await logIn(view.page, user);
+      const view = await openPage(s.browser, width);
+      await logIn(view.page, s.user);
       await checkView(view, 'interviews', 'Interviews');
       await checkView(view, 'interviews/new', 'Schedule an interview');
       await checkView(view, `interviews/${completed[0]!.id}`);

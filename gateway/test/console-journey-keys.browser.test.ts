@@ -1,23 +1,18 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { call } from '@hireloop/devstack/testing';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, WIDTHS, type ConsoleUser } from './console-helpers.js';
 
 // Issue 10, journey 1 (and 5 for these views): log in (a wrong password refused), create a key,
 // call the REST API with it, revoke it in the console, and see the next REST call get 401
 // revoked_api_key; at 1280 and 390 px, with no horizontal overflow and no page error on any view.
 describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWithoutChromium }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(() => browser?.close());
+  const s = suiteBrowser();
 
   for (const width of [WIDTHS.desktop, WIDTHS.phone]) {
     it(`at ${width} px: a wrong password is refused; a key made in the console works until it is revoked there`, async () => {
       const user: ConsoleUser = await newConsoleUser();
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
       await page.goto(consoleUrl('keys'));
       await page.getByLabel('E-mail').fill(user.email);
@@ -66,7 +61,7 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
 
     it(`at ${width} px: webhooks (list, create with the secret shown once, detail) and ATS mappings fit and raise no page error`, async () => {
       const user = await newConsoleUser();
-      const view = await openPage(browser, width);
+      const view = await openPage(s.browser, width);
       const { page } = view;
       await logIn(page, user, 'webhooks');
       await checkView(view, 'webhooks', 'Webhooks');
@@ -100,7 +95,7 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
 
   it('a session that ends while the console is open sends the next call to the login page, and back after logging in', async () => {
     const user = await newConsoleUser();
-    const view = await openPage(browser);
+    const view = await openPage(s.browser);
     const { page, context } = view;
     await logIn(page, user, 'keys');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();

@@ -1,31 +1,21 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
 import { call, eventually, newOrganizationWithKey } from '@hireloop/devstack/testing';
 import { newPosition, schedule } from './interview-helpers.js';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-// CI installs Chromium (.ci/run); on a machine without it these tests are skipped, never passed.
-const skip = !existsSync(CHROMIUM) && !process.env['CI'] ? `no Chromium at ${CHROMIUM} (apt-get install chromium)` : false;
+import { skipWithoutChromium as skip, suiteBrowser } from './console-helpers.js';
 
 describe('the invite page in a real browser', { skip }, () => {
-  let browser: Browser;
+  const s = suiteBrowser();
   let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
   let positionId: string;
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
     org = await newOrganizationWithKey(['read', 'write']);
     positionId = (await newPosition(org.key, { title: 'Site Reliability Engineer', interviewQuestions: ['What is an SLO?', 'How do you run an incident?', 'What do you automate first?'] })).id;
   });
-  after(() => browser?.close());
 
   it('a candidate takes the interview end to end: reads the AI notice, agrees, answers each question, submits', async () => {
     const interview = await schedule(org.key, positionId);
-    const page = await browser.newPage();
+    const page = await s.browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(new URL(interview.inviteUrl).origin)) external.push(r.url());
@@ -61,13 +51,13 @@ describe('the invite page in a real browser', { skip }, () => {
   it('works without JavaScript at 390 px: no horizontal overflow, and declining shows the human alternative', async () => {
     const interview = await schedule(org.key, positionId);
     // Layout is measured in a scripted page of the same width; the candidate's page runs no script.
-    const measure = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const measure = await s.browser.newPage({ viewport: { width: 390, height: 844 } });
     const overflowAt = async (url: string) => {
       await measure.goto(url);
       return measure.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     };
     assert.equal(await overflowAt(interview.inviteUrl), 0, 'no horizontal scrolling at 390 px');
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const context = await s.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(interview.inviteUrl);
     await page.click('#decline');
@@ -92,7 +82,7 @@ describe('the invite page in a real browser', { skip }, () => {
     await db.query(`update recruiting.interviews set expires_at = now() - interval '1 minute' where id = $1`, [expired.id]);
     await db.end();
 
-    const page = await browser.newPage();
+    const page = await s.browser.newPage();
     const cases: [string, RegExp, number][] = [
       [cancelled.inviteUrl, /has been cancelled/, 200],
       [expired.inviteUrl, /has expired/, 200],

@@ -1,8 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { eventually } from '@hireloop/devstack/testing';
-import { consoleUrl, launchBrowser, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium as skip } from './console-helpers.js';
+import { consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium as skip, suiteBrowser } from './console-helpers.js';
 
 /** Everything the browser reports as refused by a Content-Security-Policy, and every script error. */
 function watchViolations(page: Page): string[] {
@@ -15,15 +15,11 @@ function watchViolations(page: Page): string[] {
 }
 
 describe('the HTML pages under their Content-Security-Policy headers, in a real browser', { skip }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(() => browser?.close());
+  const s = suiteBrowser();
 
   it('the console logs in, refuses a wrong password, creates a key (a same-origin POST) and logs out, with nothing refused', async () => {
     const user = await newConsoleUser();
-    const { page, errors, close } = await openPage(browser);
+    const { page, errors, close } = await openPage(s.browser);
     await page.goto(consoleUrl());
     // No session: the console sends the browser to its login page.
     await page.waitForURL(/\/console\/login/);
@@ -49,7 +45,7 @@ describe('the HTML pages under their Content-Security-Policy headers, in a real 
 
   it('a deep link is answered with the console, and opens its view after login', async () => {
     const user = await newConsoleUser();
-    const { page, errors, close } = await openPage(browser);
+    const { page, errors, close } = await openPage(s.browser);
     const res = await page.goto(consoleUrl('keys'));
     assert.equal(res?.status(), 200);
     await page.waitForURL(/\/console\/login\?next=%2Fkeys/);
@@ -63,7 +59,7 @@ describe('the HTML pages under their Content-Security-Policy headers, in a real 
   });
 
   it('the reference page renders Redoc from its self-hosted bundle, loading nothing from another host', async () => {
-    const page = await browser.newPage();
+    const page = await s.browser.newPage();
     const violations = watchViolations(page);
     const elsewhere: string[] = [];
     page.on('request', (req) => {
@@ -82,7 +78,7 @@ describe('the HTML pages under their Content-Security-Policy headers, in a real 
   });
 
   it('another page cannot frame the console (frame-ancestors \'none\')', async () => {
-    const page = await browser.newPage();
+    const page = await s.browser.newPage();
     const refusals: string[] = [];
     page.on('console', (msg) => {
       if (/frame-ancestors/.test(msg.text())) refusals.push(msg.text());
