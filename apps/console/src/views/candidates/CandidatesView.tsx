@@ -8,7 +8,7 @@ import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, fieldErrorsOf } from '../../components/Field.js';
 import { formatTime } from '../../components/format.js';
-import { dayEnd, dayStart } from './dates.js';
+import { dayEnd, dayStart } from '../../components/dates.js';
 
 const PAGE_SIZE = 25;
 /** How long typing pauses before the list follows the search box. */
