@@ -6,9 +6,14 @@ export const PLATFORM_CALL: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
 };
 
-/** Calls to the AI provider: a few attempts with backoff for 429/5xx; a refused request fails at once. */
+/**
+ * Calls to the AI provider: a few attempts with backoff for 429/5xx; a refused request fails at once.
+ * They heartbeat while they run (heartbeat.activity-interceptors.ts), so a worker killed mid-call is
+ * noticed after 10 s and the call retried by another worker, not after the 3 minutes a reply may take.
+ */
 export const AI_CALL: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['ai_request_rejected'] },
 };
 

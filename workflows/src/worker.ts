@@ -6,6 +6,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from 
 import { createLogger, ensureSchedule } from '@hireloop/platform';
 import { gatewayDatabaseUrl, loadWorkerConfig } from './config.js';
 import { createActivities } from './activities/index.js';
+import { heartbeatActivityInterceptors } from './heartbeat.activity-interceptors.js';
 import { requestIdActivityInterceptors } from './request-id.activity-interceptors.js';
 
 const config = loadWorkerConfig();
@@ -38,7 +39,7 @@ const worker = await Worker.create({
   interceptors: {
     // Built: the prebundle holds them already (npm run build's --workflow-interceptors).
     workflowModules: built ? [] : [fileURLToPath(new URL('./request-id.workflow-interceptors.ts', import.meta.url))],
-    activity: [requestIdActivityInterceptors],
+    activity: [requestIdActivityInterceptors, heartbeatActivityInterceptors],
   },
   activities: createActivities(config),
 });
