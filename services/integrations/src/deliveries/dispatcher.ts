@@ -1,13 +1,22 @@
 import type { Client } from '@temporalio/client';
 import { RelayLoop, sql, type Kysely, type Logger } from '@hireloop/platform';
 import type { IntegrationsDB } from '../db.js';
-import { handOver, recordAttempt, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
+import { delivered, handOver, recordAttempt, recordDelivered, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
+import type { HttpResult } from './webhook-http.js';
 import { stopRetryWorkflows } from './cancel.js';
 import type { DeliverySettings } from './delivery-start.js';
 import { DELIVERIES_CHANNEL } from './fan-out.js';
 
 /** Most deliveries claimed by one query. */
 const CLAIM_BATCH = 200;
+/** Most successful attempts recorded by one transaction. */
+const RECORD_BATCH = 500;
+
+interface Finished {
+  work: DeliveryWork;
+  result: HttpResult;
+  recorded: () => void;
+}
 
 /**
  * The dispatcher of one integrations instance (PRODUCT.md §8): makes the first attempt of every
@@ -20,12 +29,21 @@ const CLAIM_BATCH = 200;
  * (round-robin by organization, random within one), so a slow or failing endpoint only delays
  * itself. A failed first attempt hands the delivery to its Temporal retry workflow; a lease that
  * expired (its dispatcher died mid-attempt) does too, and that workflow attempts at once.
+ *
+ * Successful attempts are recorded by group commit: the first one is written at once, and those
+ * that finish while that transaction runs are written together by the next (`recordDelivered`),
+ * so a burst costs a few transactions, not one per delivery, and an idle delivery waits for no
+ * timer. A delivery keeps its lease until its record commits, so the per-endpoint cap and
+ * at-least-once hold as before; a batch that fails is retried row by row. Failed attempts are
+ * recorded one at a time, as they hand the delivery over to Temporal.
  */
 export class Dispatcher {
   private readonly loop: RelayLoop;
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
   private lastSweep = 0;
+  private readonly finished: Finished[] = [];
+  private recording = false;
 
   constructor(
     private readonly db: Kysely<IntegrationsDB>,
@@ -104,12 +122,37 @@ export class Dispatcher {
   private async attempt(work: DeliveryWork): Promise<void> {
     try {
       const result = await this.sender.send(work);
+      if (delivered(result)) return await new Promise<void>((recorded) => this.recordLater({ work, result, recorded }));
       const { stopWorkflows } = await recordAttempt(this.db, this.settings, work, result, { handover: true });
       if (stopWorkflows.length) await stopRetryWorkflows(this.temporal, stopWorkflows, this.logger);
     } catch (err) {
-      // The lease runs out and the delivery goes to Temporal, which attempts it again.
-      this.logger.warn({ err, deliveryId: work.id }, 'could not record a delivery attempt; Temporal takes it over when its lease expires');
+      this.couldNotRecord(err, work);
     }
+  }
+
+  private couldNotRecord(err: unknown, work: DeliveryWork): void {
+    // The lease runs out and the delivery goes to Temporal, which attempts it again.
+    this.logger.warn({ err, deliveryId: work.id }, 'could not record a delivery attempt; Temporal takes it over when its lease expires');
+  }
+
+  /** Group commit of successful attempts: one transaction at a time, each taking all that waits. */
+  private recordLater(attempt: Finished): void {
+    this.finished.push(attempt);
+    if (this.recording) return;
+    this.recording = true;
+    void (async () => {
+      while (this.finished.length) {
+        const batch = this.finished.splice(0, RECORD_BATCH);
+        try {
+          await recordDelivered(this.db, batch);
+        } catch {
+          // One by one, so one row the batch could not take (a deadlock, a constraint) does not lose the others.
+          for (const { work, result } of batch) await recordDelivered(this.db, [{ work, result }]).catch((err: unknown) => this.couldNotRecord(err, work));
+        }
+        for (const { recorded } of batch) recorded();
+      }
+      this.recording = false;
+    })();
   }
 
   /** Deliveries whose dispatcher died holding them become retry workflows that attempt at once. */

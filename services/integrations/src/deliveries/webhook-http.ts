@@ -30,10 +30,15 @@ function describe(err: unknown, timeoutMs: number): string {
 }
 
 /**
- * The keep-alive HTTP client of webhook deliveries: one undici Pool per (origin, address that
- * passed the SSRF check), which connects only to that address (pinned: DNS cannot be re-bound
+ * The keep-alive HTTP client of webhook deliveries: one undici Pool per (endpoint, origin, address
+ * that passed the SSRF check), which connects only to that address (pinned: DNS cannot be re-bound
  * between the check and the connection). undici rather than node:http: keep-alive pools with a
  * connection cap per endpoint, and a whole-request deadline through an AbortSignal.
+ *
+ * Per endpoint, not per origin: endpoints of many organizations often share a host (a SaaS
+ * receiver, one server with a path per customer), and a pool per origin would let one endpoint's
+ * hanging requests take every connection to that host, and cap the whole host at one endpoint's
+ * concurrency.
  */
 export class WebhookHttp {
   private readonly pools = new Map<string, { pool: Pool; usedAt: number }>();
@@ -44,8 +49,8 @@ export class WebhookHttp {
     this.sweeper.unref();
   }
 
-  private poolFor(target: ResolvedTarget): Pool {
-    const key = `${target.url.origin}|${target.address}`;
+  private poolFor(endpoint: string, target: ResolvedTarget): Pool {
+    const key = `${endpoint}|${target.url.origin}|${target.address}`;
     const found = this.pools.get(key);
     if (found) {
       found.usedAt = Date.now();
@@ -78,13 +83,16 @@ export class WebhookHttp {
     }
   }
 
-  /** POSTs `body` to `url` within the total deadline; never throws (a failure is in the result). */
-  async post(url: string, headers: Record<string, string>, body: string): Promise<HttpResult> {
+  /**
+   * POSTs `body` to `url` within the total deadline, over the connections of `endpoint` (the
+   * webhook's id); never throws (a failure is in the result).
+   */
+  async post(endpoint: string, url: string, headers: Record<string, string>, body: string): Promise<HttpResult> {
     const started = performance.now();
     const done = (r: Omit<HttpResult, 'latencyMs'>): HttpResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
     try {
       const target = await resolveWebhookTarget(url, this.options.allowLoopback);
-      const res = await this.poolFor(target).request({
+      const res = await this.poolFor(endpoint, target).request({
         path: `${target.url.pathname}${target.url.search}`,
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Hireloop-Webhooks/1' },
