@@ -38,11 +38,17 @@ export interface BenchOrganization {
   apiKey: { id: string; key: string };
 }
 
+/** A report, and the bounds it found exceeded (the bench then exits 1 after printing it). */
+export interface BenchOutcome {
+  report: string;
+  failures: string[];
+}
+
 /**
  * Starts a stack in `test` mode under `.data/<name>`, runs `body`, writes the report it returns to
- * results.md and stdout, stops the stack and exits (1 if anything failed).
+ * results.md and stdout, stops the stack and exits (1 if anything failed or a bound was exceeded).
  */
-export async function runBench(name: string, body: (bench: Bench) => Promise<string>): Promise<never> {
+export async function runBench(name: string, body: (bench: Bench) => Promise<string | BenchOutcome>): Promise<never> {
   const dataDir = join(DATA_DIR, name);
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -67,7 +73,7 @@ export async function runBench(name: string, body: (bench: Bench) => Promise<str
       log: (processName) => (line) => logStream.write(`${processName.padEnd(10)}| ${line}\n`),
     });
     const { env } = stack;
-    const report = await body({
+    const outcome = await body({
       stack,
       env,
       dataDir,
@@ -76,9 +82,11 @@ export async function runBench(name: string, body: (bench: Bench) => Promise<str
       identity: createIdentityClient(env['IDENTITY_URL']!, env['INTERNAL_TOKEN_KEYS']!),
       onCleanup: (cleanup) => void cleanups.push(cleanup),
     });
+    const { report, failures } = typeof outcome === 'string' ? { report: outcome, failures: [] } : outcome;
     writeFileSync(join(dataDir, 'results.md'), report);
     process.stdout.write(`\n${report}`);
-    exitCode = 0;
+    for (const failure of failures) warn(failure);
+    exitCode = failures.length ? 1 : 0;
   } catch (err) {
     warn(`benchmark failed: ${(err as Error).message} (see ${relative(ROOT, logFile)})`);
   } finally {
@@ -94,11 +102,17 @@ export async function runBench(name: string, body: (bench: Bench) => Promise<str
  */
 export async function newOrganization(bench: Bench, name: string, scopes: Scope[]): Promise<BenchOrganization> {
   const organization = await bench.identity.system.organizations.create.mutate({ name }).catch(rethrowServiceError);
+  const apiKey = await newApiKey(bench, organization.id, scopes, 1_000_000);
+  return { id: organization.id, name: organization.name, apiKey };
+}
+
+/** Another key of an organization, with its own rate limit (requests per minute). */
+export async function newApiKey(bench: Bench, organizationId: string, scopes: Scope[], rateLimitPerMinute: number): Promise<BenchOrganization['apiKey']> {
   const apiKey = await bench.identity
-    .forOrganization(organization.id)
-    .apiKeys.create.mutate({ name: 'bench', scopes, rateLimitPerMinute: 1_000_000 })
+    .forOrganization(organizationId)
+    .apiKeys.create.mutate({ name: 'bench', scopes, rateLimitPerMinute })
     .catch(rethrowServiceError);
-  return { id: organization.id, name: organization.name, apiKey: { id: apiKey.id, key: apiKey.key } };
+  return { id: apiKey.id, key: apiKey.key };
 }
 
 /** One request of a run; autocannon calls `setupRequest` before each send when it is given. */
@@ -295,6 +309,28 @@ export async function measureLoadWithCpu(target: LoadTarget, timing: LoadTiming,
     if (HAS_PROC) snapshots.before = snapshotCpu(sources);
   });
   return { ...row, cpu: snapshots.before ? cpuBetween(snapshots.before, snapshotCpu(sources)) : null };
+}
+
+/**
+ * Resident memory in bytes of a group of processes, from /proc (null once none is left): VmRSS for
+ * one process; for several (Postgres: the postmaster and its backends, which share their buffers)
+ * the sum of a field of smaps_rollup, by default PSS, which splits each shared page among the
+ * processes that map it, so shared memory is counted once (`Pss_Anon`: private memory only,
+ * `Pss_Shmem`: the shared memory they touched).
+ */
+export function memoryOf(pids: number[], groupField: 'Pss' | 'Pss_Anon' | 'Pss_Shmem' = 'Pss'): number | null {
+  const live = pids.filter((pid) => pid > 0);
+  const field = (file: string, name: string) => {
+    try {
+      const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(readFileSync(file, 'utf8'));
+      return match ? Number(match[1]) * 1024 : null;
+    } catch {
+      return null;
+    }
+  };
+  if (live.length === 1) return field(`/proc/${live[0]}/status`, 'VmRSS');
+  const values = live.map((pid) => field(`/proc/${pid}/smaps_rollup`, groupField)).filter((v): v is number => v !== null);
+  return values.length ? values.reduce((a, b) => a + b, 0) : null;
 }
 
 export function machineDescription(): string {

@@ -1,14 +1,11 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { cpus } from 'node:os';
-import { createServer } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { step } from '@hireloop/devstack/log';
 import {
   cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren,
   type Bench, type BenchOrganization, type CpuSource, type CpuUsage,
 } from './bench-kit.js';
+import { startReceiver, type Arrival, type Receiver } from './webhook-receiver.js';
 
 /**
  * `npm run bench:webhooks` (issues 4 and 9): webhook deliveries end to end — event committed (the
@@ -24,7 +21,7 @@ import {
  * and one receiver never answers (each attempt runs into the delivery deadline). They report the
  * healthy receivers' rate and latency, to set beside the plain run, and what became of the others.
  *
- * The receiver is this file again in a child process (BENCH_WEBHOOK_RECEIVER=1), so receiving
+ * The receiver (webhook-receiver.ts) runs in a child process, so receiving
  * never waits on the bench's event loop; it stamps each arrival with Date.now() and hands the
  * list over IPC when asked. Timestamps the pipeline leaves in the database (outbox, workflow
  * outbox) split each delivery's latency into stages, and /proc says what each process spent.
@@ -61,89 +58,6 @@ const POST_CONCURRENCY = 16;
 const DELIVERY_TIMEOUT_MS = 180_000;
 /** How long the failing receivers' deliveries may take to arrive through Temporal retries. */
 const RETRIED_TIMEOUT_MS = 120_000;
-
-interface Arrival {
-  /** `/hooks/<run>/<webhook index>`, `/hooks/<run>/fail-<index>` or `/hooks/<run>/hang-<index>`. */
-  path: string;
-  /** What the receiver answered: 200, 500, or 0 (it never answered). */
-  answered: number;
-  eventId: string;
-  type: string;
-  /** `data.id` of the event: the position's id for position.created. */
-  dataId: string | null;
-  at: number;
-}
-
-type ToReceiver = { ask: number; prefix: string };
-type FromReceiver = { port: number } | { ask: number; arrivals: Arrival[] };
-
-/**
- * Child mode: a loopback receiver that records every request. It answers 200 at once, except on
- * `fail-` paths (500 to the first request of each webhook-id there, 200 after) and `hang-` paths
- * (no answer: the sender's deadline ends the request).
- */
-async function serveReceiver(): Promise<void> {
-  const arrivals: Arrival[] = [];
-  const failedOnce = new Set<string>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const at = Date.now();
-      const path = req.url ?? '';
-      const key = `${path} ${String(req.headers['webhook-id'])}`;
-      let answered = 200;
-      if (path.includes('/hang-')) answered = 0;
-      else if (path.includes('/fail-') && !failedOnce.has(key)) {
-        failedOnce.add(key);
-        answered = 500;
-      }
-      if (answered) res.writeHead(answered, { 'content-type': 'application/json' }).end(answered === 200 ? '{"ok":true}' : '{"error":"bench"}');
-      try {
-        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data?: { id?: string } };
-        arrivals.push({ path, answered, eventId: event.id, type: event.type, dataId: event.data?.id ?? null, at });
-      } catch {
-        arrivals.push({ path, answered, eventId: '', type: 'unparseable', dataId: null, at });
-      }
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  process.on('message', (message: ToReceiver) => {
-    process.send?.({ ask: message.ask, arrivals: arrivals.filter((a) => a.path.startsWith(message.prefix)) } satisfies FromReceiver);
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send?.({ port: (server.address() as { port: number }).port } satisfies FromReceiver);
-}
-
-/** The receiver child, and a way to ask it for the arrivals under a path prefix. */
-async function startReceiver(): Promise<{ port: number; arrivals: (prefix: string) => Promise<Arrival[]>; child: ChildProcess }> {
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_WEBHOOK_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const pending = new Map<number, (arrivals: Arrival[]) => void>();
-  let asked = 0;
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the webhook receiver exited (${code}) before listening`)));
-    child.on('message', (message: FromReceiver) => {
-      if ('port' in message) resolve(message.port);
-      else pending.get(message.ask)?.(message.arrivals);
-    });
-  });
-  child.removeAllListeners('exit');
-  return {
-    port,
-    child,
-    arrivals: (prefix) =>
-      new Promise((resolve) => {
-        const ask = ++asked;
-        pending.set(ask, (arrivals) => {
-          pending.delete(ask);
-          resolve(arrivals);
-        });
-        child.send({ ask, prefix } satisfies ToReceiver);
-      }),
-  };
-}
 
 async function api(base: string, key: string, method: 'POST' | 'GET' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: { data?: { id?: string; count?: number } } & Record<string, unknown> }> {
   const res = await fetch(`${base}/api/v1${path}`, {
@@ -259,7 +173,7 @@ async function createPositions(gatewayUrl: string, org: BenchOrganization, count
 interface Context {
   bench: Bench;
   db: pg.Client;
-  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  receiver: Receiver;
   cpuSources: CpuSource[];
 }
 
@@ -382,126 +296,122 @@ async function runWith({ bench, db, receiver, cpuSources }: Context, spec: RunSp
   };
 }
 
-if (process.env['BENCH_WEBHOOK_RECEIVER']) {
-  await serveReceiver();
-} else {
-  await runBench('bench-webhooks', async (bench) => {
-    const busy = otherWorkloads();
-    const receiver = await startReceiver();
-    bench.onCleanup(() => receiver.child.kill());
-    const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: 'bench-webhooks' });
-    await db.connect();
-    bench.onCleanup(() => db.end());
-    const pidOf = (name: string) => bench.stack.children.find((c) => c.name === name)?.pid ?? 0;
-    const postmaster = postmasterPid(bench.dataDir);
-    const cpuSources: CpuSource[] = [
-      ...['gateway', 'identity', 'recruiting', 'integrations', 'worker'].map((name) => ({ name, pids: () => [pidOf(name)] })),
-      { name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] },
-      { name: 'Postgres', pids: () => withChildren(postmaster) },
-      { name: 'receiver', pids: () => [receiver.child.pid ?? 0] },
-      { name: 'bench', pids: () => [process.pid] },
-    ];
-    const context = { bench, db, receiver, cpuSources };
-    // Not measured: freshly started processes spend more CPU per request until their code is warm.
-    step('Warm-up (not measured)');
-    await runWith(context, { label: 'warm-up', webhooks: 1, burst: scaled(WARMUP_EVENTS) });
-    const results: RunResult[] = [];
-    for (const spec of RUNS) results.push(await runWith(context, spec));
-    const variants: RunResult[] = [];
-    for (const spec of VARIANTS) variants.push(await runWith(context, spec));
-    busy.push(...otherWorkloads());
+await runBench('bench-webhooks', async (bench) => {
+  const busy = otherWorkloads();
+  const receiver = await startReceiver();
+  bench.onCleanup(() => receiver.child.kill());
+  const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: 'bench-webhooks' });
+  await db.connect();
+  bench.onCleanup(() => db.end());
+  const pidOf = (name: string) => bench.stack.children.find((c) => c.name === name)?.pid ?? 0;
+  const postmaster = postmasterPid(bench.dataDir);
+  const cpuSources: CpuSource[] = [
+    ...['gateway', 'identity', 'recruiting', 'integrations', 'worker'].map((name) => ({ name, pids: () => [pidOf(name)] })),
+    { name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] },
+    { name: 'Postgres', pids: () => withChildren(postmaster) },
+    { name: 'receiver', pids: () => [receiver.child.pid ?? 0] },
+    { name: 'bench', pids: () => [process.pid] },
+  ];
+  const context = { bench, db, receiver, cpuSources };
+  // Not measured: freshly started processes spend more CPU per request until their code is warm.
+  step('Warm-up (not measured)');
+  await runWith(context, { label: 'warm-up', webhooks: 1, burst: scaled(WARMUP_EVENTS) });
+  const results: RunResult[] = [];
+  for (const spec of RUNS) results.push(await runWith(context, spec));
+  const variants: RunResult[] = [];
+  for (const spec of VARIANTS) variants.push(await runWith(context, spec));
+  busy.push(...otherWorkloads());
 
-    const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
-    const rate = (count: number, spanMs: number) => (count / (spanMs / 1000)).toFixed(1);
-    const lines = [
-      `Command: \`${SCALE === 1 ? '' : `BENCH_WEBHOOKS_SCALE=${SCALE} `}npm run bench:webhooks\` (positions created ${POST_CONCURRENCY} at a time through the gateway; receiver on loopback in a child process)`,
-      `Date: ${bench.startedAt.toISOString()}`,
-      `Machine: ${machineDescription()}`,
+  const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
+  const rate = (count: number, spanMs: number) => (count / (spanMs / 1000)).toFixed(1);
+  const lines = [
+    `Command: \`${SCALE === 1 ? '' : `BENCH_WEBHOOKS_SCALE=${SCALE} `}npm run bench:webhooks\` (positions created ${POST_CONCURRENCY} at a time through the gateway; receiver on loopback in a child process)`,
+    `Date: ${bench.startedAt.toISOString()}`,
+    `Machine: ${machineDescription()}`,
+    '',
+    'Burst: latency = arrival at the receiver − the POST /api/v1/positions response; deliveries/s = deliveries ÷ (last arrival − first POST sent).',
+    '',
+    '| webhooks (N) | events | deliveries | deliveries/s | p50 ms | p99 ms | max ms | POSTs took |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.webhooks} | ${r.events} | ${r.deliveries}${r.deliveries < r.expected ? ` of ${r.expected}` : ''} | ${rate(r.deliveries, r.spanMs)} | ${ms(percentile(r.latencies, 50))} | ${ms(percentile(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${(r.postMs / 1000).toFixed(1)} s |`,
+    ),
+  ];
+  for (const r of results.filter((x) => x.replay)) {
+    const p = r.replay!;
+    lines.push(
       '',
-      'Burst: latency = arrival at the receiver − the POST /api/v1/positions response; deliveries/s = deliveries ÷ (last arrival − first POST sent).',
+      `Replay (the delivery path alone): the same ${p.expected} events replayed to the N=${r.webhooks} webhook by one POST /webhooks/{id}/replay; latency = arrival − its 202; deliveries/s = deliveries ÷ (last arrival − the POST sent):`,
       '',
-      '| webhooks (N) | events | deliveries | deliveries/s | p50 ms | p99 ms | max ms | POSTs took |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...results.map(
-        (r) =>
-          `| ${r.webhooks} | ${r.events} | ${r.deliveries}${r.deliveries < r.expected ? ` of ${r.expected}` : ''} | ${rate(r.deliveries, r.spanMs)} | ${ms(percentile(r.latencies, 50))} | ${ms(percentile(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${(r.postMs / 1000).toFixed(1)} s |`,
-      ),
-    ];
-    for (const r of results.filter((x) => x.replay)) {
-      const p = r.replay!;
-      lines.push(
-        '',
-        `Replay (the delivery path alone): the same ${p.expected} events replayed to the N=${r.webhooks} webhook by one POST /webhooks/{id}/replay; latency = arrival − its 202; deliveries/s = deliveries ÷ (last arrival − the POST sent):`,
-        '',
-        '| webhooks (N) | deliveries | deliveries/s | p50 ms | p99 ms | max ms |',
-        '|---:|---:|---:|---:|---:|---:|',
-        `| ${r.webhooks} | ${p.latencies.length}${p.latencies.length < p.expected ? ` of ${p.expected}` : ''} | ${rate(p.latencies.length, p.spanMs)} | ${ms(percentile(p.latencies, 50))} | ${ms(percentile(p.latencies, 99))} | ${ms(Math.max(...p.latencies))} |`,
-      );
+      '| webhooks (N) | deliveries | deliveries/s | p50 ms | p99 ms | max ms |',
+      '|---:|---:|---:|---:|---:|---:|',
+      `| ${r.webhooks} | ${p.latencies.length}${p.latencies.length < p.expected ? ` of ${p.expected}` : ''} | ${rate(p.latencies.length, p.spanMs)} | ${ms(percentile(p.latencies, 50))} | ${ms(percentile(p.latencies, 99))} | ${ms(Math.max(...p.latencies))} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Idle: ${IDLE_EVENTS} single events per N, each created only after the previous one reached every webhook:`,
+    '',
+    '| webhooks (N) | deliveries | p50 ms | p99 ms | max ms |',
+    '|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.webhooks} | ${r.idleLatencies.length}${r.idleLatencies.length < r.idleExpected ? ` of ${r.idleExpected}` : ''} | ${ms(percentile(r.idleLatencies, 50))} | ${ms(percentile(r.idleLatencies, 99))} | ${ms(Math.max(...r.idleLatencies))} |`,
+    ),
+  );
+  const median = (stages: number[][], i: number) => ms(percentile(stages.map((d) => d[i]!), 50));
+  lines.push(
+    '',
+    'Median ms per stage (from timestamps in recruiting.outbox and integrations.deliveries, which are transaction start times):',
+    '',
+    `| webhooks (N) | run | deliveries | ${STAGES.join(' | ')} |`,
+    `|---:|---|---:|${STAGES.map(() => '---:|').join('')}`,
+    ...results.flatMap((r) => [
+      `| ${r.webhooks} | burst | ${r.burstStages.length} | ${STAGES.map((_, i) => median(r.burstStages, i)).join(' | ')} |`,
+      `| ${r.webhooks} | idle | ${r.idleStages.length} | ${STAGES.map((_, i) => median(r.idleStages, i)).join(' | ')} |`,
+    ]),
+  );
+  const names = cpuSources.map((c) => c.name);
+  if (results.some((r) => r.cpu)) {
+    const cores = cpus().length;
+    lines.push(
+      '',
+      `CPU ms per delivery during the burst, by process; the last column is the share of the machine's ${cores} CPUs used by processes not counted here:`,
+      '',
+      `| webhooks (N) | ${names.join(' | ')} | total | CPU busy | other processes |`,
+      `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|`,
+      ...results.map(({ webhooks, deliveries, cpu }) => {
+        if (!cpu) return `| ${webhooks} |`;
+        const per = (v: number) => (v / Math.max(1, deliveries)).toFixed(1);
+        const counted = [...cpu.bySource.values()].reduce((a, b) => a + b, 0);
+        const share = (v: number) => `${Math.round((Math.max(0, v) / (cpu.wall * cores)) * 100)} %`;
+        return `| ${webhooks} | ${names.map((n) => per(cpu.bySource.get(n) ?? 0)).join(' | ')} | ${per(counted)} | ${share(cpu.machineBusy)} | ${share(cpu.machineBusy - counted)} |`;
+      }),
+    );
+  }
+  const plain = new Map(results.map((r) => [r.webhooks, r]));
+  const others = (r: RunResult) => {
+    if (r.retried) {
+      const { expected, latencies } = r.retried;
+      return `${r.spec.failing} answering 500 first: ${latencies.length} of ${expected} arrived through Temporal retries, p50 ${ms(percentile(latencies, 50))} ms, last ${ms(Math.max(...latencies))} ms after commit`;
     }
-    lines.push(
-      '',
-      `Idle: ${IDLE_EVENTS} single events per N, each created only after the previous one reached every webhook:`,
-      '',
-      '| webhooks (N) | deliveries | p50 ms | p99 ms | max ms |',
-      '|---:|---:|---:|---:|---:|',
-      ...results.map(
-        (r) =>
-          `| ${r.webhooks} | ${r.idleLatencies.length}${r.idleLatencies.length < r.idleExpected ? ` of ${r.idleExpected}` : ''} | ${ms(percentile(r.idleLatencies, 50))} | ${ms(percentile(r.idleLatencies, 99))} | ${ms(Math.max(...r.idleLatencies))} |`,
-      ),
-    );
-    const median = (stages: number[][], i: number) => ms(percentile(stages.map((d) => d[i]!), 50));
-    lines.push(
-      '',
-      'Median ms per stage (from timestamps in recruiting.outbox and integrations.deliveries, which are transaction start times):',
-      '',
-      `| webhooks (N) | run | deliveries | ${STAGES.join(' | ')} |`,
-      `|---:|---|---:|${STAGES.map(() => '---:|').join('')}`,
-      ...results.flatMap((r) => [
-        `| ${r.webhooks} | burst | ${r.burstStages.length} | ${STAGES.map((_, i) => median(r.burstStages, i)).join(' | ')} |`,
-        `| ${r.webhooks} | idle | ${r.idleStages.length} | ${STAGES.map((_, i) => median(r.idleStages, i)).join(' | ')} |`,
-      ]),
-    );
-    const names = cpuSources.map((c) => c.name);
-    if (results.some((r) => r.cpu)) {
-      const cores = cpus().length;
-      lines.push(
-        '',
-        `CPU ms per delivery during the burst, by process; the last column is the share of the machine's ${cores} CPUs used by processes not counted here:`,
-        '',
-        `| webhooks (N) | ${names.join(' | ')} | total | CPU busy | other processes |`,
-        `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|`,
-        ...results.map(({ webhooks, deliveries, cpu }) => {
-          if (!cpu) return `| ${webhooks} |`;
-          const per = (v: number) => (v / Math.max(1, deliveries)).toFixed(1);
-          const counted = [...cpu.bySource.values()].reduce((a, b) => a + b, 0);
-          const share = (v: number) => `${Math.round((Math.max(0, v) / (cpu.wall * cores)) * 100)} %`;
-          return `| ${webhooks} | ${names.map((n) => per(cpu.bySource.get(n) ?? 0)).join(' | ')} | ${per(counted)} | ${share(cpu.machineBusy)} | ${share(cpu.machineBusy - counted)} |`;
-        }),
-      );
-    }
-    const plain = new Map(results.map((r) => [r.webhooks, r]));
-    const others = (r: RunResult) => {
-      if (r.retried) {
-        const { expected, latencies } = r.retried;
-        return `${r.spec.failing} answering 500 first: ${latencies.length} of ${expected} arrived through Temporal retries, p50 ${ms(percentile(latencies, 50))} ms, last ${ms(Math.max(...latencies))} ms after commit`;
-      }
-      if (r.hung) return `${r.spec.hanging} never answering: ${r.hung.attempts} attempts held until the deadline, then retried; deleted after the run`;
-      return 'none';
-    };
-    lines.push(
-      '',
-      'Failing and hanging receivers (same N, burst and idle runs as the plain row beside them; the figures are the healthy receivers\' deliveries):',
-      '',
-      '| run | webhooks (healthy) | deliveries | deliveries/s | burst p50 ms | burst p99 ms | idle p50 ms | idle p99 ms | the other receivers |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...[...new Set(variants.map((r) => plain.get(r.webhooks)))].flatMap((x) => (x ? [x] : [])).concat(variants).map(
-        (x) =>
-          `| ${x.retried ? `${Math.round((x.spec.failing! / x.webhooks) * 100)} % failing` : x.hung ? 'one hanging' : 'plain (above)'} | ${x.webhooks} (${x.healthy}) | ${x.deliveries}${x.deliveries < x.expected ? ` of ${x.expected}` : ''} | ${rate(x.deliveries, x.spanMs)} | ${ms(percentile(x.latencies, 50))} | ${ms(percentile(x.latencies, 99))} | ${ms(percentile(x.idleLatencies, 50))} | ${ms(percentile(x.idleLatencies, 99))} | ${others(x)} |`,
-      ),
-    );
-    const repeated = [...results, ...variants].filter((r) => r.repeated > 0);
-    if (repeated.length) lines.push('', ...repeated.map((r) => `${r.spec.label}: ${r.repeated} deliveries arrived more than once (counted once, first arrival).`));
-    lines.push(...loadNote(busy));
-    return `${lines.join('\n')}\n`;
-  });
-}
+    if (r.hung) return `${r.spec.hanging} never answering: ${r.hung.attempts} attempts held until the deadline, then retried; deleted after the run`;
+    return 'none';
+  };
+  lines.push(
+    '',
+    'Failing and hanging receivers (same N, burst and idle runs as the plain row beside them; the figures are the healthy receivers\' deliveries):',
+    '',
+    '| run | webhooks (healthy) | deliveries | deliveries/s | burst p50 ms | burst p99 ms | idle p50 ms | idle p99 ms | the other receivers |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...[...new Set(variants.map((r) => plain.get(r.webhooks)))].flatMap((x) => (x ? [x] : [])).concat(variants).map(
+      (x) =>
+        `| ${x.retried ? `${Math.round((x.spec.failing! / x.webhooks) * 100)} % failing` : x.hung ? 'one hanging' : 'plain (above)'} | ${x.webhooks} (${x.healthy}) | ${x.deliveries}${x.deliveries < x.expected ? ` of ${x.expected}` : ''} | ${rate(x.deliveries, x.spanMs)} | ${ms(percentile(x.latencies, 50))} | ${ms(percentile(x.latencies, 99))} | ${ms(percentile(x.idleLatencies, 50))} | ${ms(percentile(x.idleLatencies, 99))} | ${others(x)} |`,
+    ),
+  );
+  const repeated = [...results, ...variants].filter((r) => r.repeated > 0);
+  if (repeated.length) lines.push('', ...repeated.map((r) => `${r.spec.label}: ${r.repeated} deliveries arrived more than once (counted once, first arrival).`));
+  lines.push(...loadNote(busy));
+  return `${lines.join('\n')}\n`;
+});
