@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rm
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon, { type Options, type Result } from 'autocannon';
+import pg from 'pg';
 import { step, warn } from '@hireloop/devstack/log';
 import { DATA_DIR, ROOT } from '@hireloop/devstack/paths';
 import { onStopSignal } from '@hireloop/devstack/signals';
@@ -113,6 +114,22 @@ export async function newApiKey(bench: Bench, organizationId: string, scopes: Sc
     .apiKeys.create.mutate({ name: 'bench', scopes, rateLimitPerMinute })
     .catch(rethrowServiceError);
   return { id: apiKey.id, key: apiKey.key };
+}
+
+/**
+ * A connection for seeding with SQL straight into a service's tables, closed when the bench ends.
+ * It skips triggers (`session_replication_role = replica`; the stack's DATABASE_URL is its
+ * superuser): recruiting's `stamp_updated_at` would overwrite the historical `updated_at` a seed
+ * writes with the clock, and its commit-window check (SYNC_COMMIT_WINDOW_MS, 3 s in test mode)
+ * would refuse a statement of ~100 000 rows that runs longer than the window. Foreign keys are
+ * triggers too, so the seed's SQL must keep them itself.
+ */
+export async function seedingSession(bench: Bench, applicationName: string): Promise<pg.Client> {
+  const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: applicationName });
+  await db.connect();
+  bench.onCleanup(() => db.end());
+  await db.query('set session_replication_role = replica');
+  return db;
 }
 
 /** One request of a run; autocannon calls `setupRequest` before each send when it is given. */

@@ -1,8 +1,9 @@
-import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
 import { step } from '@hireloop/devstack/log';
-import { newId } from '@hireloop/platform';
+import { newId, parseKeyRing, SecretBox } from '@hireloop/platform';
 import {
-  failureNotes, loadNote, machineDescription, measureLoadWithCpu, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, stackCpuSources, verifyTarget, type CpuSource, type LoadTarget,
+  failureNotes, loadNote, machineDescription, measureLoadWithCpu, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, seedingSession, stackCpuSources, verifyTarget, type CpuSource, type LoadTarget,
 } from './bench-kit.js';
 import { CONNECTIONS, CPU_COLUMNS_NOTE, cpuPerRequest, DEEP_PAGE, DURATION_SECONDS, otherLoad, PAGE_SIZE, pageTable, TIMING, WARMUP_SECONDS, walkToDeepPage, measurePages, type Row } from './page-walk.js';
 import { hashColumns, idSql } from './seeded-ids.js';
@@ -15,20 +16,29 @@ import { hashColumns, idSql } from './seeded-ids.js';
  * following `Link: rel="next"` to reach page 100.
  */
 const SMALL = 10_000;
-const LARGE = 1_000_000;
+/** BENCH_INTERVIEWS (default 1 000 000, a multiple of 10 000) sets the size of the second data set. */
+const LARGE = Number(process.env['BENCH_INTERVIEWS'] ?? 1_000_000);
 const CANDIDATES = 1_000;
 /** Slots of the large data set per INSERT: 101 010 slots hold ~100 000 rows of the second stage. */
 const CHUNK_SLOTS = 101_010;
 const DAY_MS = 86_400_000;
 const YEAR_MS = 365 * DAY_MS;
-/** The year is cut into LARGE slots, one interview each: 31.536 s apart. */
-const SLOT_MS = YEAR_MS / LARGE;
+/** The year is cut into LARGE slots, one interview each: 31.536 s apart at 1 000 000. */
+const SLOT_MS = Math.floor(YEAR_MS / LARGE);
+
+if (!Number.isInteger(LARGE) || LARGE <= SMALL || LARGE % SMALL !== 0) throw new Error(`BENCH_INTERVIEWS must be a multiple of ${SMALL} above it`);
 
 interface Seed {
   organizationId: string;
   positionId: string;
   /** Epoch ms the year of interviews ends at (the seeding started then). */
   end: number;
+  /**
+   * One invite token per candidate, sealed with the stack's INVITE_TOKEN_KEYS: the list opens the
+   * sealed token of each row for `inviteUrl`, and sealing a million in the bench would dominate
+   * the seeding. The stored hash stays the id's (it must be unique); the list does not read it.
+   */
+  sealedTokens: string[];
 }
 
 async function seedPositionAndCandidates(db: pg.Client, seed: Seed): Promise<void> {
@@ -49,23 +59,23 @@ async function seedPositionAndCandidates(db: pg.Client, seed: Seed): Promise<voi
 
 /**
  * Interviews for slots `from`..`to` (every `by`-th; `where` filters slots further). Slot n is
- * created at `year start + (n − 1) × 31.536 s` plus a sub-second offset, for candidate n mod 1000.
+ * created at `year start + (n − 1) × slot` plus a sub-second offset, for candidate n mod 1000.
  */
 async function insertInterviews(db: pg.Client, seed: Seed, range: { from: number; to: number; by: number; where: string }): Promise<number> {
   const yearStart = seed.end - YEAR_MS;
   const candidateBase = seed.end - YEAR_MS - DAY_MS;
   const { rowCount } = await db.query(
     `insert into recruiting.interviews
-       (id, organization_id, title, status, candidate_id, position_id, duration_minutes, invite_token_hash, questions, expires_at, created_at, updated_at)
-     select id, $1, 'Benchmark Engineer interview', 'scheduled', candidate_id, $2, 30, encode(sha256(convert_to(id, 'UTF8')), 'hex'), '[]'::jsonb,
+       (id, organization_id, title, status, candidate_id, position_id, duration_minutes, invite_token_hash, invite_token_sealed, questions, expires_at, created_at, updated_at)
+     select id, $1, 'Benchmark Engineer interview', 'scheduled', candidate_id, $2, 30, encode(sha256(convert_to(id, 'UTF8')), 'hex'), sealed, '[]'::jsonb,
             $3::timestamptz, created_at, created_at
-     from (select ${idSql('int', 'ms', 'h')} as id,
+     from (select ${idSql('int', 'ms', 'h')} as id, ($9::text[])[n % ${CANDIDATES} + 1] as sealed,
                   ${idSql('cand', 'candidate_ms', 'candidate_h')} as candidate_id,
                   date_trunc('milliseconds', timestamptz 'epoch' + ms * interval '1 millisecond') as created_at
-           from (select $4::bigint + (n - 1) * ${SLOT_MS} + (n * 7919) % 997 as ms, ${hashColumns(`'int' || n`, 'h')},
+           from (select n, $4::bigint + (n - 1) * ${SLOT_MS} + (n * 7919) % 997 as ms, ${hashColumns(`'int' || n`, 'h')},
                         $5::bigint + (n % ${CANDIDATES}) * 1000 as candidate_ms, ${hashColumns(`'cand' || (n % ${CANDIDATES})`, 'candidate_h')}
                  from generate_series($6::bigint, $7::bigint, $8::bigint) n where ${range.where} offset 0) s) t`,
-    [seed.organizationId, seed.positionId, new Date(seed.end + 60 * DAY_MS), yearStart, candidateBase, range.from, range.to, range.by],
+    [seed.organizationId, seed.positionId, new Date(seed.end + 60 * DAY_MS), yearStart, candidateBase, range.from, range.to, range.by, seed.sealedTokens],
   );
   return rowCount ?? 0;
 }
@@ -129,11 +139,11 @@ await runBench('bench-interviews', async (bench) => {
   const busy = otherWorkloads();
   const cpuSources = stackCpuSources(bench);
   const organization = await newOrganization(bench, 'Benchmark interviews', ['read', 'write']);
-  const db = new pg.Client({ connectionString: env['DATABASE_URL'], application_name: 'bench-interviews' });
-  await db.connect();
-  bench.onCleanup(() => db.end());
+  const db = await seedingSession(bench, 'bench-interviews');
 
-  const seed: Seed = { organizationId: organization.id, positionId: newId('pos', Date.now() - YEAR_MS - 2 * DAY_MS), end: Date.now() };
+  const box = new SecretBox(parseKeyRing(env['INVITE_TOKEN_KEYS']!, 'aes256'));
+  const sealedTokens = Array.from({ length: CANDIDATES }, () => box.seal(randomBytes(32).toString('base64url')));
+  const seed: Seed = { organizationId: organization.id, positionId: newId('pos', Date.now() - YEAR_MS - 2 * DAY_MS), end: Date.now(), sealedTokens };
   const seeding: string[] = [];
 
   step(`Seeding ${SMALL.toLocaleString('en')} interviews (1 position, ${CANDIDATES} candidates)`);
@@ -188,7 +198,7 @@ await runBench('bench-interviews', async (bench) => {
     `Date: ${startedAt.toISOString()}`,
     `Machine: ${machineDescription()}`,
     '',
-    'Seeding (SQL into recruiting.*, generate_series; then `vacuum (analyze) recruiting.interviews`):',
+    'Seeding (SQL into recruiting.*, generate_series, triggers off; then `vacuum (analyze) recruiting.interviews`):',
     '',
     '| interviews inserted | statements | insert | vacuum + analyze |',
     '|---|---:|---:|---:|',

@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql, type CompiledQuery } from 'kysely';
 import { SearchCandidatesQuery } from '@hireloop/contracts';
 import { step } from '@hireloop/devstack/log';
-import { CursorCodec, parseKeyRing } from '@hireloop/platform';
+import { changedSince, CursorCodec, parseKeyRing, updatedAtMicros, type SyncPosition } from '@hireloop/platform';
 import { listCandidates } from '@hireloop/recruiting/candidates/candidates.queries';
 import type { RecruitingDB } from '@hireloop/recruiting/db';
-import { failureNotes, loadNote, machineDescription, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, stackCpuSources, type CpuSource } from './bench-kit.js';
+import { failureNotes, loadNote, machineDescription, newOrganization, otherWorkloads, planSummary, runBench, secondsSince, seedingSession, stackCpuSources, type CpuSource } from './bench-kit.js';
 import { CONNECTIONS, CPU_COLUMNS_NOTE, DEEP_PAGE, DURATION_SECONDS, measurePages, PAGE_SIZE, pageTable, WARMUP_SECONDS, walkToDeepPage, type Row } from './page-walk.js';
 import { hashColumns, idSql } from './seeded-ids.js';
 
@@ -16,7 +16,9 @@ import { hashColumns, idSql } from './seeded-ids.js';
  * recruiting.candidates (generate_series, ~100 000 rows a statement) with `updated_at` spread over
  * a past year in an order unrelated to their ids; the walk is then read through the gateway like a
  * sync client, following `Link: rel="next"` to reach page 100. The EXPLAIN is of the statement the
- * recruiting service's own listCandidates builds for page 100 (captured through kysely's log).
+ * recruiting service's own listCandidates builds for page 100 (captured through kysely's log), and
+ * of the statement it built before the scan started at the cursor ("before": the watermark kept
+ * next to the cursor's row comparison), for page 100 and for a caught-up client's poll.
  */
 const SMALL = 10_000;
 const LARGE = Number(process.env['BENCH_CANDIDATES'] ?? 1_000_000);
@@ -40,7 +42,7 @@ interface Seed {
  * Candidates for slots `from`..`to` (every `by`-th; `where` filters slots further). Slot n is created
  * at `year start + (n − 1) × slot` plus a sub-second offset, and changed a pseudo-random 0–30 days
  * later at microsecond precision, so the sync order `(updated_at, id)` is not the id order.
- * The seeding session has triggers off: stamp_updated_at would overwrite `updated_at`.
+ * The seeding session has triggers off (seedingSession): stamp_updated_at would overwrite `updated_at`.
  */
 async function insertCandidates(db: pg.Client, seed: Seed, range: { from: number; to: number; by: number; where: string }): Promise<number> {
   const { rowCount } = await db.query(
@@ -113,12 +115,38 @@ async function serviceStatement(env: Record<string, string>, organizationId: str
   const query = SearchCandidatesQuery.parse(Object.fromEntries(new URL(pageUrl).searchParams));
   try {
     const codec = new CursorCodec(parseKeyRing(env['CURSOR_KEYS']!, 'secret'));
-    await listCandidates(kysely, codec, organizationId, query, 2 * Number(env['SYNC_COMMIT_WINDOW_MS'] ?? 5000));
+    await listCandidates(kysely, codec, organizationId, query, syncLagMs(env));
   } finally {
     await kysely.destroy();
   }
   if (!captured) throw new Error('listCandidates ran no statement');
   return { statement: captured, updatedAfter: query.updatedAfter! };
+}
+
+/** The walk's horizon, as the recruiting service sets it: twice the commit window. */
+const syncLagMs = (env: Record<string, string>) => 2 * Number(env['SYNC_COMMIT_WINDOW_MS'] ?? 5000);
+
+/**
+ * "Before": listCandidates' statement for a page with a cursor as it was until the scan started at
+ * the cursor, i.e. with the watermark `updated_at > updatedAfter` kept in front of the cursor's row
+ * comparison (two lower bounds on `updated_at`; Postgres starts the index scan at the first).
+ */
+function watermarkStatement(env: Record<string, string>, organizationId: string, updatedAfter: string, position: SyncPosition): CompiledQuery {
+  // Compiled only (kysely's "compile without a database" dialect); explain() runs it.
+  const compiler = new Kysely<RecruitingDB>({
+    dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() },
+  });
+  return compiler
+    .selectFrom('recruiting.candidates')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('erased_at', 'is', null)
+    .select(updatedAtMicros())
+    .where(sql<boolean>`${sql.ref('updated_at')} > ${updatedAfter}::timestamptz and ${changedSince(updatedAfter, position, syncLagMs(env))}`)
+    .orderBy('updated_at')
+    .orderBy('id')
+    .limit(PAGE_SIZE + 1)
+    .compile();
 }
 
 async function explain(db: pg.Client, sql: string, parameters: readonly unknown[]): Promise<string[]> {
@@ -141,38 +169,42 @@ function cost(plan: string[]): string {
 interface Plans {
   first: string[];
   deep: string[];
-  /** Page 100's statement with the watermark moved up to just before page 100's cursor. */
-  deepFromCursor: string[];
   /** Page 100's statement with its cursor on the last candidate of the walk: a caught-up client's poll. */
   caughtUp: string[];
+  /** The same two with the watermark kept next to the cursor (watermarkStatement). */
+  deepBefore: string[];
+  caughtUpBefore: string[];
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the service's statements for page 1 and page 100, and of page 100's
- * statement once more with `updatedAfter` set 1 µs before the cursor's position: the same rows,
- * so any difference in buffers is where the index scan starts.
+ * EXPLAIN (ANALYZE, BUFFERS) of the service's statements for page 1, page 100 and a caught-up
+ * client's poll (page 100's statement with its cursor on the newest change), and of the "before"
+ * statement for page 100 and the caught-up poll: the same rows, so any difference in buffers is
+ * where the index scan starts.
  */
 async function explainPages(env: Record<string, string>, db: pg.Client, organizationId: string, dataset: Dataset): Promise<Plans> {
   const { firstUrl, deepUrl, cursorId } = dataset;
   const first = await serviceStatement(env, organizationId, firstUrl);
   const deep = await serviceStatement(env, organizationId, deepUrl);
   const micros = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  const { rows: [cursor] } = await db.query<{ at: string; before: string }>(
-    `select ${micros('updated_at')} as at, ${micros("updated_at - interval '1 microsecond'")} as before from recruiting.candidates where id = $1`,
-    [cursorId],
-  );
+  const { rows: [cursor] } = await db.query<{ at: string }>(`select ${micros('updated_at')} as at from recruiting.candidates where id = $1`, [cursorId]);
   // The last row of the walk, as a client that has caught up holds it in its stored URL.
   const { rows: [newest] } = await db.query<{ id: string; at: string }>(
     `select id, ${micros('updated_at')} as at from recruiting.candidates where organization_id = $1 and erased_at is null order by updated_at desc, id desc limit 1`,
     [organizationId],
   );
-  const deepParameters = deep.statement.parameters;
-  const swap = (replace: Map<unknown, unknown>) => deepParameters.map((p) => (replace.has(p) ? replace.get(p) : p));
+  const before = watermarkStatement(env, organizationId, deep.updatedAfter, { updatedAt: cursor!.at, id: cursorId });
+  // The caught-up poll: the same statement with the cursor's position on the newest change.
+  const caughtUp = (statement: CompiledQuery) => {
+    const replace = new Map<unknown, unknown>([[cursor!.at, newest!.at], [cursorId, newest!.id]]);
+    return statement.parameters.map((p) => (replace.has(p) ? replace.get(p) : p));
+  };
   return {
     first: await explain(db, first.statement.sql, first.statement.parameters),
-    deep: await explain(db, deep.statement.sql, deepParameters),
-    deepFromCursor: await explain(db, deep.statement.sql, swap(new Map([[deep.updatedAfter, cursor!.before]]))),
-    caughtUp: await explain(db, deep.statement.sql, swap(new Map([[cursor!.at, newest!.at], [cursorId, newest!.id]]))),
+    deep: await explain(db, deep.statement.sql, deep.statement.parameters),
+    caughtUp: await explain(db, deep.statement.sql, caughtUp(deep.statement)),
+    deepBefore: await explain(db, before.sql, before.parameters),
+    caughtUpBefore: await explain(db, before.sql, caughtUp(before)),
   };
 }
 
@@ -181,12 +213,9 @@ await runBench('bench-sync', async (bench) => {
   const busy = otherWorkloads();
   const cpuSources = stackCpuSources(bench);
   const organization = await newOrganization(bench, 'Benchmark sync', ['read']);
-  const db = new pg.Client({ connectionString: env['DATABASE_URL'], application_name: 'bench-sync' });
-  await db.connect();
-  bench.onCleanup(() => db.end());
   // Seeding writes historical `updated_at`: the stamping trigger and the commit-window check are
-  // for the services' writes, so this session skips triggers (it is the stack's superuser).
-  await db.query(`set session_replication_role = replica`);
+  // for the services' writes, so this session skips triggers.
+  const db = await seedingSession(bench, 'bench-sync');
 
   const end = Date.now() - CHANGE_SPREAD_MS - DAY_MS;
   const seed: Seed = { organizationId: organization.id, yearStart: end - YEAR_MS };
@@ -252,11 +281,17 @@ await runBench('bench-sync', async (bench) => {
     ...planSummary(plans.at(-1)!.deep, 'candidates'),
     '```',
     '',
-    'Shared buffers and execution time of the statement (from each EXPLAIN). "page 100 from its cursor": page 100\'s statement with `updatedAfter` moved to 1 µs before its cursor (the same rows); "caught up": page 100\'s statement with its cursor on the newest change, the poll of a client that has walked everything:',
+    `EXPLAIN (ANALYZE, BUFFERS) of the "before" statement (the watermark kept next to the cursor) for the caught-up poll at ${large.toLocaleString('en')} (summary):`,
     '',
-    '| dataset | page 1 | page 100 | page 100 from its cursor | caught up |',
-    '|---|---:|---:|---:|---:|',
-    ...datasets.map((d, i) => `| ${d.label} | ${cost(plans[i]!.first)} | ${cost(plans[i]!.deep)} | ${cost(plans[i]!.deepFromCursor)} | ${cost(plans[i]!.caughtUp)} |`),
+    '```',
+    ...planSummary(plans.at(-1)!.caughtUpBefore, 'candidates'),
+    '```',
+    '',
+    `Shared buffers and execution time of the statement (from each EXPLAIN). "caught up": page ${DEEP_PAGE}'s statement with its cursor on the newest change, the poll of a client that has walked everything. "after": the service's statement, whose scan starts at the cursor; "before": the same with the watermark \`updated_at > updatedAfter\` kept next to the cursor's row comparison, as it was:`,
+    '',
+    `| dataset | page 1 | page ${DEEP_PAGE} after | page ${DEEP_PAGE} before | caught up after | caught up before |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...datasets.map((d, i) => `| ${d.label} | ${cost(plans[i]!.first)} | ${cost(plans[i]!.deep)} | ${cost(plans[i]!.deepBefore)} | ${cost(plans[i]!.caughtUp)} | ${cost(plans[i]!.caughtUpBefore)} |`),
   ];
   const notes = failureNotes(loadRows);
   for (const { target, result } of loadRows) if (result.non2xx > 0) notes.push(`${target}: ${result.non2xx} non-2xx answers.`);
