@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, waitForHttp, type ChildHandle } from '@hireloop/devstack/child-process';
 import { freePort } from '@hireloop/devstack/ports';
-import { eventually, ownDatabase } from '@hireloop/devstack/testing';
+import { eventually } from '@hireloop/devstack/testing';
+import { ownDatabase } from '@hireloop/platform/own-database';
 import { prepareRuntimeTree, PROCESSES } from './runtime-tree.js';
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startChild } from './child-process.js';
 import { freePort } from './ports.js';
 import { ROOT } from './paths.js';
-import { ownDatabase } from './testing.js';
+import { ownDatabase } from '@hireloop/platform/own-database';
 
 /**
  * `npm start` itself, pointed at the test stack's Postgres server and Temporal through DATABASE_URL

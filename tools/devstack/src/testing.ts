@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createIdentityClient } from '@hireloop/identity/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { Scope } from '@hireloop/contracts';
@@ -140,22 +139,3 @@ export async function startTestServer(handler: (req: IncomingMessage, body: stri
   return { url: `http://127.0.0.1:${port}`, server, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** A database of its own on the test stack's Postgres server (for a second, separate platform). */
-export async function ownDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-  await admin.connect();
-  const name = `${prefix}_${process.pid}`;
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(process.env['DATABASE_URL']!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      // Roles are per cluster: drop the service roles a launcher made for it (database-roles.ts).
-      for (const service of ['identity', 'recruiting', 'integrations', 'gateway']) await admin.query(`drop role if exists ${name}_${service}`);
-      await admin.end();
-    },
-  };
-}

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDb, createPool, migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/devstack/testing';
+import { ownDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { resealWebhookSecrets } from './secret-reseal.js';

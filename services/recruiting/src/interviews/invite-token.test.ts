@@ -1,35 +1,23 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDb, createPool, migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, sql, type Kysely } from '@hireloop/platform';
+import { ownDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { InviteTokens, resealInviteTokens } from './invite-token.js';
 
-/** A database of this test's own (a re-seal touches every row, so not the shared one). */
-const NAME = `invite_reseal_${process.pid}`;
-const adminUrl = () => process.env['DATABASE_URL']!;
-async function admin(sql: string) {
-  const pool = createPool({ url: adminUrl(), applicationName: 'invite-reseal-test', max: 1 });
-  try {
-    await pool.query(sql);
-  } finally {
-    await pool.end();
-  }
-}
-
+/** A database of this test's own: a re-seal touches every row, so not the shared one. */
 describe('invite tokens after an INVITE_TOKEN_KEYS rotation', () => {
   let db: Kysely<RecruitingDB>;
+  let own: Awaited<ReturnType<typeof ownDatabase>>;
   before(async () => {
-    await admin(`drop database if exists ${NAME}`);
-    await admin(`create database ${NAME}`);
-    const url = new URL(adminUrl());
-    url.pathname = `/${NAME}`;
-    db = createDb<RecruitingDB>(createPool({ url: url.toString(), applicationName: 'invite-reseal-test', max: 2 }));
+    own = await ownDatabase('invite_reseal');
+    db = createDb<RecruitingDB>(createPool({ url: own.url, applicationName: 'invite-reseal-test', max: 2 }));
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
     await db.destroy();
-    await admin(`drop database if exists ${NAME} with (force)`);
+    await own.drop();
   });
 
   it('recruiting re-seals every token under the new key at start; the URLs stay the same and the old key can go', async () => {

@@ -1,0 +1,30 @@
+import pg from 'pg';
+
+/**
+ * Test helper: a database of a test's own on the test stack's Postgres server (DATABASE_URL), for
+ * a test that must not share the stack's (a re-seal touches every row; a second platform). Here,
+ * not in devstack, so a service's tests can use it without a service depending on the launcher
+ * (which depends on the services). `drop()` also drops the per-service roles a launcher made for
+ * it: roles are per cluster, named `<database>_<service>` (devstack's database-roles.ts).
+ */
+export async function ownDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+  await admin.connect();
+  const name = `${prefix}_${process.pid}`;
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(process.env['DATABASE_URL']!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      try {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        const roles = await admin.query<{ rolname: string }>(String.raw`select rolname from pg_roles where rolname like $1 escape '\'`, [`${name.replaceAll('_', '\\_')}\\_%`]);
+        for (const { rolname } of roles.rows) await admin.query(`drop role if exists ${pg.escapeIdentifier(rolname)}`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
