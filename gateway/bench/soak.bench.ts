@@ -423,6 +423,18 @@ interface MemorySource {
   backends?: boolean;
 }
 
+/** Least-squares slope of memory over time, in MB per minute: a leak is a steady slope, V8's heap a sawtooth. */
+function trend(points: Array<{ at: number; value: number }>): number {
+  const valid = points.filter((p) => !Number.isNaN(p.value));
+  const n = valid.length;
+  if (n < 2) return Number.NaN;
+  const meanAt = valid.reduce((a, p) => a + p.at, 0) / n;
+  const meanValue = valid.reduce((a, p) => a + p.value, 0) / n;
+  const covariance = valid.reduce((a, p) => a + (p.at - meanAt) * (p.value - meanValue), 0);
+  const variance = valid.reduce((a, p) => a + (p.at - meanAt) ** 2, 0);
+  return variance ? ((covariance / variance) * 60) / 2 ** 20 : Number.NaN;
+}
+
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
 const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(Math.abs(part / whole) < 0.01 ? 2 : 1)} %` : '–');
@@ -512,7 +524,8 @@ await runBench('bench-soak', async (bench): Promise<BenchOutcome> => {
     const peak = Math.max(...samples.map((s) => s.values[i]!));
     const within = !source.bounded || (!(growth > bound) && !Number.isNaN(growth));
     if (!within) failures.push(`${source.name}: memory grew ${mb(growth)} MB (bound ${mb(bound)} MB)`);
-    return `| ${source.name}${source.backends ? `, ${processesAtStart} → ${processesAtEnd} processes` : ''} | ${mb(start[i]!)} | ${mb(middle[i]!)} | ${mb(peak)} | ${mb(end[i]!)} | ${growth >= 0 ? '+' : ''}${mb(growth)} (${percent(growth, start[i]!)}) | ${source.bounded ? mb(bound) : 'shared_buffers'} | ${!source.bounded ? '–' : within ? 'yes' : '**no**'} |`;
+    const slope = trend(samples.map((s) => ({ at: s.at, value: s.values[i]! })));
+    return `| ${source.name}${source.backends ? `, ${processesAtStart} → ${processesAtEnd} processes` : ''} | ${mb(start[i]!)} | ${mb(middle[i]!)} | ${mb(peak)} | ${mb(end[i]!)} | ${Number.isNaN(slope) ? '–' : `${slope >= 0 ? '+' : ''}${slope.toFixed(1)}`} | ${growth >= 0 ? '+' : ''}${mb(growth)} (${percent(growth, start[i]!)}) | ${source.bounded ? mb(bound) : 'shared_buffers'} | ${!source.bounded ? '–' : within ? 'yes' : '**no**'} |`;
   });
 
   if (deliveries.lost) failures.push(`${deliveries.lost} deliveries lost, e.g. ${deliveries.lostExamples.join(', ')}`);
@@ -546,10 +559,10 @@ await runBench('bench-soak', async (bench): Promise<BenchOutcome> => {
     '',
     `Error rate: ${percent(errors, sent)} (${errors} of ${sent}; bound ${MAX_ERROR_RATE * 100} %)${errorStatuses.length ? ` — ${errorStatuses.join(', ')}` : ''}.`,
     '',
-    `Memory (MB; RSS, Postgres as PSS from smaps_rollup) at the start of the measured run, its middle, its peak (sampled every ${SAMPLE_EVERY_MS / 1000} s) and its end; bound: growth ≤ the larger of ${mb(GROWTH_BOUND_BYTES)} MB and ${GROWTH_BOUND_SHARE * 100} % of the start (Postgres: plus ${mb(NEW_BACKEND_BYTES)} MB per backend more at the end than at the start):`,
+    `Memory (MB; RSS, Postgres as PSS from smaps_rollup) at the start of the measured run, its middle, its peak (sampled every ${SAMPLE_EVERY_MS / 1000} s), its end, and the least-squares slope of the samples; bound: growth ≤ the larger of ${mb(GROWTH_BOUND_BYTES)} MB and ${GROWTH_BOUND_SHARE * 100} % of the start (Postgres: plus ${mb(NEW_BACKEND_BYTES)} MB per backend more at the end than at the start):`,
     '',
-    '| process | start | middle | peak | end | growth | bound | within |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| process | start | middle | peak | end | trend MB/min | growth | bound | within |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...memoryRows,
     '',
     `Deliveries, checked ${drainSeconds.toFixed(0)} s after the traffic stopped (warm-up included; latency = event createdAt → first arrival):`,
