@@ -112,7 +112,7 @@ describe('retention purges', () => {
     assert.ok(kept.summary);
   });
 
-  it('integrations: relayed outbox rows past 24 h and delivery attempts past 30 days go, the rest stays', async () => {
+  it('integrations: relayed outbox rows past 24 h, delivery attempts past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver();
     try {
@@ -126,9 +126,16 @@ describe('retention purges', () => {
         [attempts.old, attempts.recent, org.organization.id, hook.body['data'].id],
       );
       const seeded = await seedOutboxes('integrations');
+      const scopes = { old: `${tag}_old`, recent: `${tag}_recent` };
+      await db.query(
+        `insert into integrations.idempotency_records (scope, resource_id, created_at) values
+           ($1, 'whk_x', now() - interval '25 hours'), ($2, 'whk_y', now() - interval '23 hours')`,
+        [scopes.old, scopes.recent],
+      );
       await runSchedule('purge-webhook-events');
       await assertOutboxesPurged('integrations', seeded);
       assert.deepEqual(await present('integrations.delivery_attempts', 'id', Object.values(attempts)), [attempts.recent]);
+      assert.deepEqual(await present('integrations.idempotency_records', 'scope', Object.values(scopes)), [scopes.recent]);
     } finally {
       await receiver.close();
     }

@@ -52,7 +52,9 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
 
 /**
  * The Idempotency-Key of a POST, scoped to the caller's API key, for the owning service to record
- * with its write (PRODUCT.md §6): the same scope the gateway's own record uses.
+ * with its write (PRODUCT.md §6): the same scope the gateway's own record uses. It goes on every
+ * internal call of the request; each service procedure names it for itself (procedureScope), so
+ * two writes of one request never share a record.
  */
 function forwardedIdempotency(req: Request, caller: ApiCaller): Pick<CallContext, 'idempotencyScope'> {
   const key = req.headers['idempotency-key'];

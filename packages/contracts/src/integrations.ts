@@ -238,6 +238,7 @@ export type AtsEventBody = z.infer<typeof AtsEventBody>;
 export const AtsEventAccepted = z
   .object({ id: prefixedId(ID_PREFIXES.atsEvent), status: z.enum(['accepted', 'duplicate']) })
   .meta({ id: 'AtsEventAccepted' });
+export type AtsEventAccepted = z.infer<typeof AtsEventAccepted>;
 
 /** An ATS source's stages that schedule an AI interview (set in the console; stored lowercase). */
 export const AtsStageName = text().trim().min(1).max(200);

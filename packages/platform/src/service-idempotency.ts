@@ -10,15 +10,32 @@ import { purgeInBatches } from './purge.js';
  */
 export const IDEMPOTENCY_SCOPE_HEADER = 'x-idempotency-scope';
 
+const sha256 = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+
 /**
  * The scope the gateway forwards: a SHA-256 of (API key id, method, path, Idempotency-Key), so
  * the key itself never reaches a service and two API keys never share a record.
  */
 export function idempotencyScope(apiKeyId: string, method: string, path: string, idempotencyKey: string): string {
-  return createHash('sha256').update(JSON.stringify([apiKeyId, method, path, idempotencyKey])).digest('hex');
+  return sha256([apiKeyId, method, path, idempotencyKey]);
 }
 
-/** The per-service table of recorded scopes; a migration of each service creates it in its own schema. */
+/**
+ * The scope a procedure records: the forwarded scope named for that procedure (its tRPC path).
+ * The gateway sends one scope on every internal call of a request; named per procedure, two
+ * writes of one request never share a record, and a record is only ever found by the procedure
+ * that made it. The service's procedure builders derive it (trpc.ts), so no procedure sees the
+ * forwarded scope itself.
+ */
+export function procedureScope(forwarded: string, procedurePath: string): string {
+  return sha256([forwarded, procedurePath]);
+}
+
+/**
+ * The per-service table of recorded scopes; a migration of each service creates it in its own
+ * schema (recruiting 0017, integrations 0009). Migrations run it as it is: never change it, add a
+ * migration instead.
+ */
 export function idempotencyRecordsTableSql(schema: string) {
   return sql`
     create table if not exists ${sql.id(schema, 'idempotency_records')} (
@@ -30,14 +47,47 @@ export function idempotencyRecordsTableSql(schema: string) {
   `;
 }
 
+/** How a write's result is recorded with its scope, and rebuilt from the record for a repeat. */
+export interface Replayable<T> {
+  /** What the record keeps: an id, or a small value. Never personal data or a secret. */
+  recordOf: (result: T) => string;
+  /** The result for a repeat of the scope, from what the record kept. */
+  replay: (recorded: string) => Promise<T>;
+}
+
 /**
- * Runs a create once per scope, in the caller's transaction. The scope is claimed first with an
- * insert under the primary key (a concurrent duplicate waits for this transaction, then sees the
- * record); the id of what `create` made is stored with it before the commit. A scope already
- * recorded returns `load(id)` of the original resource instead of creating again. Without a scope
- * (no Idempotency-Key) it is just `create()`.
+ * Runs a write once per scope, in the caller's transaction (the per-service
+ * `<schema>.idempotency_records`, made by a migration of each service). The scope is claimed
+ * first with an insert under the primary key (a concurrent duplicate waits for this transaction,
+ * then sees the record); what `replayable.recordOf` keeps of the result is stored with it before
+ * the commit. A scope already recorded returns `replayable.replay(recorded)` instead of writing
+ * again. A write that fails rolls its claim back with it. Without a scope (no Idempotency-Key)
+ * it is just `run()`.
  */
-export async function createOnce<T extends { id: string }>(
+export async function runOnce<T>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Transaction<any>,
+  schema: string,
+  scope: string | null,
+  run: () => Promise<T>,
+  replayable: Replayable<T>,
+): Promise<T> {
+  if (!scope) return run();
+  const table = sql.id(schema, 'idempotency_records');
+  const claimed = await sql`insert into ${table} (scope) values (${scope}) on conflict do nothing`.execute(trx);
+  if (Number(claimed.numAffectedRows ?? 0) === 0) {
+    const { rows } = await sql<{ resource_id: string | null }>`select resource_id from ${table} where scope = ${scope}`.execute(trx);
+    const recorded = rows[0]?.resource_id;
+    if (recorded != null) return replayable.replay(recorded);
+    // Recorded without a result (it cannot be: both are written in one transaction); run.
+  }
+  const result = await run();
+  await sql`update ${table} set resource_id = ${replayable.recordOf(result)} where scope = ${scope}`.execute(trx);
+  return result;
+}
+
+/** runOnce for a write that makes a resource: the record keeps its id, a repeat returns `load(id)`. */
+export function createOnce<T extends { id: string }>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   trx: Transaction<any>,
   schema: string,
@@ -45,18 +95,12 @@ export async function createOnce<T extends { id: string }>(
   create: () => Promise<T>,
   load: (id: string) => Promise<T>,
 ): Promise<T> {
-  if (!scope) return create();
-  const table = sql.id(schema, 'idempotency_records');
-  const claimed = await sql`insert into ${table} (scope) values (${scope}) on conflict do nothing`.execute(trx);
-  if (Number(claimed.numAffectedRows ?? 0) === 0) {
-    const { rows } = await sql<{ resource_id: string | null }>`select resource_id from ${table} where scope = ${scope}`.execute(trx);
-    const id = rows[0]?.resource_id;
-    if (id) return load(id);
-    // Recorded without a resource (it cannot be: both are written in one transaction); create.
-  }
-  const created = await create();
-  await sql`update ${table} set resource_id = ${created.id} where scope = ${scope}`.execute(trx);
-  return created;
+  return runOnce(trx, schema, scope, create, { recordOf: (created) => created.id, replay: load });
+}
+
+/** A Replayable for a small result with no personal data and no secret (a count, ids): kept as JSON. */
+export function replayedAsJson<T>(): Replayable<T> {
+  return { recordOf: (result) => JSON.stringify(result), replay: async (recorded) => JSON.parse(recorded) as T };
 }
 
 /** IDEMPOTENCY_RETENTION_HOURS: how long idempotency records are kept; at least 24 (they are replayed for 24 h). */

@@ -7,6 +7,7 @@ import { appErrorFromClientError } from './service-client.js';
 import { databaseUnavailable, isTransientDatabaseError } from './database-errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import { auditContextOf, runWithAuditContext } from './audit.js';
+import { procedureScope } from './service-idempotency.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
 export type ProcedureMeta = OpenApiMeta & {
@@ -75,7 +76,10 @@ export interface ServiceContext {
   requestId: string;
   /** The client's address prefix and the actor the platform acts for (audit.ts), from the call's headers. */
   auditHeaders?: { ipPrefix?: string; actor?: string };
-  /** The caller's Idempotency-Key scoped to its API key (IDEMPOTENCY_SCOPE_HEADER), or null. */
+  /**
+   * The caller's Idempotency-Key scoped to its API key (IDEMPOTENCY_SCOPE_HEADER), or null. In a
+   * procedure it is already named for that procedure (procedureScope): record it as it is.
+   */
   idempotencyScope?: string | null;
 }
 
@@ -100,9 +104,12 @@ export function createServiceProcedures() {
     }
     return result;
   });
-  const internalProcedure = withAppErrors.use(({ ctx, next }) => {
+  // The forwarded Idempotency-Key scope is named for the procedure called, so that it is only
+  // ever honoured by the procedure it was recorded by (service-idempotency.ts).
+  const internalProcedure = withAppErrors.use(({ ctx, path, next }) => {
     if (!ctx.auth) throw toTRPCError(new AppError('unauthenticated', 'This service requires an internal token.'));
-    return next({ ctx: { ...ctx, auth: ctx.auth } });
+    const idempotencyScope = ctx.idempotencyScope ? procedureScope(ctx.idempotencyScope, path) : null;
+    return next({ ctx: { ...ctx, auth: ctx.auth, idempotencyScope } });
   });
   const systemProcedure = internalProcedure.use(({ ctx, next }) => {
     if (ctx.auth.sub !== 'system') throw toTRPCError(new AppError('forbidden', 'Only the platform itself may call this.'));

@@ -6,6 +6,7 @@ import * as m0005 from './0005_deliveries.js';
 import * as m0006 from './0006_erasure_tasks.js';
 import * as m0007 from './0007_workflow_request_id.js';
 import * as m0008 from './0008_audit_events.js';
+import * as m0009 from './0009_idempotency_records.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0006_erasure_tasks': m0006,
   '0007_workflow_request_id': m0007,
   '0008_audit_events': m0008,
+  '0009_idempotency_records': m0009,
 };

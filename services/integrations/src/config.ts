@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuditRetentionDays, BaseConfig, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
+import { AuditRetentionDays, BaseConfig, IdempotencyRetentionHours, OutboxRetentionHours, PurgeIntervalMinutes, keyRingSetting, loadConfig, serviceEnv } from '@hireloop/platform';
 
 const Bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** "5s,5m,30m,2h" → seconds. */
@@ -27,6 +27,8 @@ export const IntegrationsConfig = BaseConfig.extend({
   RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
   /** Relayed rows of integrations.outbox and integrations.workflow_outbox are purged after this. */
   OUTBOX_RETENTION_HOURS: OutboxRetentionHours,
+  /** Recorded Idempotency-Keys (integrations.idempotency_records) are purged after this. */
+  IDEMPOTENCY_RETENTION_HOURS: IdempotencyRetentionHours,
   /** How often the retention schedules this process creates run; an existing schedule is updated to it. */
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
   /** Webhook delivery attempts (the attempt log) are purged after this. */

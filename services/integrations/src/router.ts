@@ -47,7 +47,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
   const endpoint = z.object({ id: WebhookId });
   return router({
     webhooks: router({
-      create: orgProcedure.input(CreateWebhookBody).output(CreatedWebhook).mutation(({ ctx, input }) => createWebhook(db, secrets, delivery, ctx.org, input)),
+      create: orgProcedure.input(CreateWebhookBody).output(CreatedWebhook).mutation(({ ctx, input }) => createWebhook(db, secrets, delivery, ctx.org, input, ctx.idempotencyScope ?? null)),
       list: orgProcedure.input(ListWebhooksQuery).output(pageOf(Webhook)).query(({ ctx, input }) => listWebhooks(db, cursors, ctx.org, input)),
       get: orgProcedure.input(endpoint).output(Webhook).query(async ({ ctx, input }) => webhookWithStats(db, await getWebhookRow(db, ctx.org, input.id))),
       update: orgProcedure.input(endpoint.extend({ changes: UpdateWebhookBody })).output(Webhook).mutation(async ({ ctx, input }) => {
@@ -59,10 +59,10 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         await stop(await deleteWebhook(db, ctx.org, input.id));
         return { deleted: true as const };
       }),
-      rotateSecret: orgProcedure.input(endpoint).output(RotatedSecret).mutation(({ ctx, input }) => rotateSecret(db, secrets, ctx.org, input.id)),
-      test: orgProcedure.input(endpoint).output(z.object({ eventId: EventId })).mutation(({ ctx, input }) => sendTestPing(db, delivery, ctx.org, input.id)),
+      rotateSecret: orgProcedure.input(endpoint).output(RotatedSecret).mutation(({ ctx, input }) => rotateSecret(db, secrets, ctx.org, input.id, ctx.idempotencyScope ?? null)),
+      test: orgProcedure.input(endpoint).output(z.object({ eventId: EventId })).mutation(({ ctx, input }) => sendTestPing(db, delivery, ctx.org, input.id, ctx.idempotencyScope ?? null)),
       replay: orgProcedure.input(endpoint.extend({ window: ReplayBody })).output(ReplayAccepted).mutation(async ({ ctx, input }) => {
-        const { count, stopWorkflows } = await replay(db, delivery, ctx.org, input.id, input.window);
+        const { count, stopWorkflows } = await replay(db, delivery, ctx.org, input.id, input.window, ctx.idempotencyScope ?? null);
         await stop(stopWorkflows);
         return { count };
       }),
@@ -71,7 +71,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .output(pageOf(Delivery))
         .query(({ ctx, input }) => listDeliveries(db, cursors, ctx.org, input)),
       retryDelivery: orgProcedure.input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId })).output(Delivery).mutation(async ({ ctx, input }) => {
-        const { delivery: d, stopWorkflows } = await retryDelivery(db, delivery, ctx.org, input.webhookId, input.deliveryId);
+        const { delivery: d, stopWorkflows } = await retryDelivery(db, delivery, ctx.org, input.webhookId, input.deliveryId, ctx.idempotencyScope ?? null);
         await stop(stopWorkflows);
         return d;
       }),
@@ -89,7 +89,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
-        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), auditEvents: z.number().int() }))
+        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int() }))
         .mutation(() => purgeExpired(db, retention)),
     }),
     events: router({
@@ -104,7 +104,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     tasks: router({
       createJobDescription: orgProcedure.input(CreateJobDescriptionBody).output(Task).mutation(async ({ ctx, input }) => {
         if (input.positionId) await recruiting.forOrganization(ctx.org).positions.get.query({ id: input.positionId });
-        return createJobDescriptionTask(db, delivery.taskQueue, ctx.org, input);
+        return createJobDescriptionTask(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null);
       }),
       get: orgProcedure.input(z.object({ id: TaskId })).output(Task).query(async ({ ctx, input }) => toTask(await getTaskRow(db, ctx.org, input.id))),
       markRunning: systemOrgProcedure.input(z.object({ id: TaskId })).mutation(({ ctx, input }) => markTaskRunning(db, ctx.org, input.id)),
@@ -147,7 +147,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(async ({ ctx, input }) => ({ taskId: (await finishCandidateErasure(db, ctx.org, input.candidateId)).id })),
     }),
     ats: router({
-      accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, delivery.taskQueue, ctx.org, input)),
+      accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null)),
       /** The workflow's activity reads the payload here: workflow inputs carry ids only. */
       payload: systemOrgProcedure.input(z.object({ id: z.string().max(100) })).output(AtsEventBody).query(({ ctx, input }) => getAtsEventPayload(db, ctx.org, input.id)),
       finish: systemOrgProcedure

@@ -101,7 +101,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(Evaluation)
         .mutation(({ ctx, input }) => {
           if (input.reviewer.id !== ctx.auth.sub) throw new AppError('forbidden', 'The reviewer is the caller: name yourself.');
-          return reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer);
+          return reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer, ctx.idempotencyScope ?? null);
         }),
       /** For the evaluation workflow's activities. */
       input: systemOrgProcedure.input(z.object({ interviewId: InterviewId })).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId)),
@@ -125,7 +125,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       enroll: orgProcedure
         .input(z.object({ flowId: FlowId, body: EnrollBody }))
         .output(Enrollment)
-        .mutation(({ ctx, input }) => enroll(db, tokens, ctx.org, input.flowId, input.body)),
+        .mutation(({ ctx, input }) => enroll(db, tokens, ctx.org, input.flowId, input.body, ctx.idempotencyScope ?? null)),
       /** A candidate's enrollments in every flow, with flow and stage names (the console's candidate profile). */
       candidateEnrollments: orgProcedure
         .input(ListCandidateEnrollmentsQuery)

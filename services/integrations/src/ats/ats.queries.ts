@@ -1,42 +1,45 @@
-import { AppError, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
-import { AtsEventBody, ID_PREFIXES } from '@hireloop/contracts';
-import { SCHEMA, type IntegrationsDB } from '../db.js';
+import { AppError, enqueueWorkflowStart, newId, recordAudit, recordEvent, replayedAsJson, runOnce, type Kysely } from '@hireloop/platform';
+import { AtsEventBody, ID_PREFIXES, type AtsEventAccepted } from '@hireloop/contracts';
+import { SCHEMA, type Db, type IntegrationsDB } from '../db.js';
 
 /**
  * POST /ats/events: accepted once per (organization, source, eventId). A repeat answers
  * `duplicate` with the first one's id and changes nothing; a new one queues `ats:<id>`.
  */
-export function acceptAtsEvent(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, body: AtsEventBody) {
-  return db.transaction().execute(async (trx) => {
-    const id = newId(ID_PREFIXES.atsEvent);
-    const inserted = await trx
-      .insertInto('integrations.ats_events')
-      .values({ id, organization_id: organizationId, source: body.source, event_id: body.eventId, type: body.type, payload: JSON.stringify(body), status: 'accepted' })
-      .onConflict((oc) => oc.columns(['organization_id', 'source', 'event_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) {
-      const existing = await trx
-        .selectFrom('integrations.ats_events')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('source', '=', body.source)
-        .where('event_id', '=', body.eventId)
-        .executeTakeFirstOrThrow();
-      return { id: existing.id, status: 'duplicate' as const };
-    }
-    await enqueueWorkflowStart(trx, SCHEMA, {
-      workflowId: `ats:${id}`,
-      workflowType: 'processAtsEvent',
-      // Ids only: the workflow reads the payload back (getAtsEventPayload), so no e-mail or name sits in its history.
-      args: [{ atsEventId: id, organizationId }],
-      organizationId,
-      kind: 'ats_event',
-      taskQueue,
-    });
-    await recordAudit(trx, SCHEMA, organizationId, 'ats_event.accepted', { type: 'ats_event', id });
-    return { id, status: 'accepted' as const };
+export function acceptAtsEvent(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, body: AtsEventBody, idempotencyScope: string | null): Promise<AtsEventAccepted> {
+  // A repeat of the Idempotency-Key scope answers as the first call did (`accepted`, not `duplicate`).
+  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, () => acceptOnce(trx, taskQueue, organizationId, body), replayedAsJson()));
+}
+
+async function acceptOnce(trx: Db, taskQueue: string, organizationId: string, body: AtsEventBody): Promise<AtsEventAccepted> {
+  const id = newId(ID_PREFIXES.atsEvent);
+  const inserted = await trx
+    .insertInto('integrations.ats_events')
+    .values({ id, organization_id: organizationId, source: body.source, event_id: body.eventId, type: body.type, payload: JSON.stringify(body), status: 'accepted' })
+    .onConflict((oc) => oc.columns(['organization_id', 'source', 'event_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    const existing = await trx
+      .selectFrom('integrations.ats_events')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('source', '=', body.source)
+      .where('event_id', '=', body.eventId)
+      .executeTakeFirstOrThrow();
+    return { id: existing.id, status: 'duplicate' as const };
+  }
+  await enqueueWorkflowStart(trx, SCHEMA, {
+    workflowId: `ats:${id}`,
+    workflowType: 'processAtsEvent',
+    // Ids only: the workflow reads the payload back (getAtsEventPayload), so no e-mail or name sits in its history.
+    args: [{ atsEventId: id, organizationId }],
+    organizationId,
+    kind: 'ats_event',
+    taskQueue,
   });
+  await recordAudit(trx, SCHEMA, organizationId, 'ats_event.accepted', { type: 'ats_event', id });
+  return { id, status: 'accepted' as const };
 }
 
 /** The event as the ATS sent it, for the workflow's activity (never carried in the workflow input). */

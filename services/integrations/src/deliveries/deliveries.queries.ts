@@ -1,6 +1,6 @@
-import { AppError, newId, olderThan, purgeAuditEvents, purgeRelayedOutboxes, recordAudit, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
+import { AppError, newId, olderThan, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, recordAudit, runOnce, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import { SCHEMA, type DeliveriesTable, type DeliveryAttemptsTable, type IntegrationsDB } from '../db.js';
 import { getWebhookRow } from '../webhooks/webhooks.queries.js';
 import { notifyDispatchers } from './fan-out.js';
@@ -79,22 +79,29 @@ export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCode
  * generation (a retry workflow of the old one stops at its next attempt; a failure of this one
  * starts `deliver:<delivery>:<generation>`) and goes back to the dispatchers.
  */
-export async function retryDelivery(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
+export async function retryDelivery(
+  db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, idempotencyScope: string | null,
+): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
   const webhook = await getWebhookRow(db, organizationId, webhookId);
   if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
-  return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('integrations.deliveries').select(['status', 'generation']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
-    if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
-    const row = await trx
-      .updateTable('integrations.deliveries')
-      .set({ status: 'pending', generation: sql`generation + 1`, task_queue: settings.taskQueue, next_attempt_at: new Date(), lease_until: null, updated_at: new Date() })
-      .where('id', '=', deliveryId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await notifyDispatchers(trx);
-    await recordAudit(trx, SCHEMA, organizationId, 'webhook.delivery_retried', { type: 'delivery', id: deliveryId });
-    return { delivery: toDelivery(row), stopWorkflows: before.status === 'retrying' ? [retryWorkflowId(deliveryId, before.generation)] : [] };
-  });
+  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, () => retryNow(trx, settings, organizationId, webhookId, deliveryId), {
+    recordOf: ({ delivery }) => delivery.id,
+    replay: async (id) => ({ delivery: toDelivery(await getDeliveryRow(trx, organizationId, webhookId, id)), stopWorkflows: [] }),
+  }));
+}
+
+async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
+  const before = await trx.selectFrom('integrations.deliveries').select(['status', 'generation']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
+  if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
+  const row = await trx
+    .updateTable('integrations.deliveries')
+    .set({ status: 'pending', generation: sql`generation + 1`, task_queue: settings.taskQueue, next_attempt_at: new Date(), lease_until: null, updated_at: new Date() })
+    .where('id', '=', deliveryId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await notifyDispatchers(trx);
+  await recordAudit(trx, SCHEMA, organizationId, 'webhook.delivery_retried', { type: 'delivery', id: deliveryId });
+  return { delivery: toDelivery(row), stopWorkflows: before.status === 'retrying' ? [retryWorkflowId(deliveryId, before.generation)] : [] };
 }
 
 /**
@@ -102,42 +109,50 @@ export async function retryDelivery(db: Kysely<IntegrationsDB>, settings: Delive
  * subscribes to (narrowed by `types`) is delivered to it again, as a new generation of its
  * delivery (or a first delivery, for an event it never got). Pings are not replayed.
  */
-export async function replay(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody): Promise<{ count: number; stopWorkflows: string[] }> {
+export async function replay(
+  db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, idempotencyScope: string | null,
+): Promise<{ count: number; stopWorkflows: string[] }> {
   const webhook = await getWebhookRow(db, organizationId, webhookId);
   if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
   const subscribed = webhook.events.includes('*') ? null : webhook.events;
   const types = input.types ? input.types.filter((t) => subscribed === null || subscribed.includes(t)) : subscribed;
-  return db.transaction().execute(async (trx) => {
-    let q = trx.selectFrom('integrations.events').select(['id', 'type']).where('organization_id', '=', organizationId).where('type', '<>', 'webhook.ping')
-      .where('created_at', '>=', new Date(input.since));
-    if (input.until) q = q.where('created_at', '<', new Date(input.until));
-    if (types !== null) q = q.where('type', 'in', types.length ? types : ['']);
-    const events = await q.execute();
-    let count = 0;
-    const stopWorkflows: string[] = [];
-    for (let i = 0; i < events.length; i += 500) {
-      const batch = events.slice(i, i + 500);
-      const prior = await trx.selectFrom('integrations.deliveries').select(['id', 'status', 'generation'])
-        .where('webhook_id', '=', webhookId).where('event_id', 'in', batch.map((e) => e.id)).forUpdate().execute();
-      for (const p of prior) if (p.status === 'retrying') stopWorkflows.push(retryWorkflowId(p.id, p.generation));
-      const now = new Date();
-      const rows = await trx
-        .insertInto('integrations.deliveries')
-        .values(batch.map((e) => ({
-          id: newId(ID_PREFIXES.delivery, now.getTime()), organization_id: organizationId, webhook_id: webhookId, event_id: e.id, event_type: e.type, task_queue: settings.taskQueue,
-          status: 'pending' as const, next_attempt_at: now, created_at: now,
-        })))
-        .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doUpdateSet({
-          status: 'pending', generation: sql`integrations.deliveries.generation + 1`, task_queue: settings.taskQueue, next_attempt_at: now, lease_until: null, updated_at: now,
-        }))
-        .returning('id')
-        .execute();
-      count += rows.length;
-    }
-    if (count) await notifyDispatchers(trx);
-    await recordAudit(trx, SCHEMA, organizationId, 'webhook.replayed', { type: 'webhook', id: webhookId });
-    return { count, stopWorkflows };
-  });
+  // A repeat of the Idempotency-Key scope queues nothing again and answers the first count.
+  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, () => replayWindow(trx, settings, organizationId, webhookId, input, types), {
+    recordOf: ({ count }) => String(count),
+    replay: async (count) => ({ count: Number(count), stopWorkflows: [] }),
+  }));
+}
+
+async function replayWindow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, types: string[] | null): Promise<{ count: number; stopWorkflows: string[] }> {
+  let q = trx.selectFrom('integrations.events').select(['id', 'type']).where('organization_id', '=', organizationId).where('type', '<>', 'webhook.ping')
+    .where('created_at', '>=', new Date(input.since));
+  if (input.until) q = q.where('created_at', '<', new Date(input.until));
+  if (types !== null) q = q.where('type', 'in', types.length ? types : ['']);
+  const events = await q.execute();
+  let count = 0;
+  const stopWorkflows: string[] = [];
+  for (let i = 0; i < events.length; i += 500) {
+    const batch = events.slice(i, i + 500);
+    const prior = await trx.selectFrom('integrations.deliveries').select(['id', 'status', 'generation'])
+      .where('webhook_id', '=', webhookId).where('event_id', 'in', batch.map((e) => e.id)).forUpdate().execute();
+    for (const p of prior) if (p.status === 'retrying') stopWorkflows.push(retryWorkflowId(p.id, p.generation));
+    const now = new Date();
+    const rows = await trx
+      .insertInto('integrations.deliveries')
+      .values(batch.map((e) => ({
+        id: newId(ID_PREFIXES.delivery, now.getTime()), organization_id: organizationId, webhook_id: webhookId, event_id: e.id, event_type: e.type, task_queue: settings.taskQueue,
+        status: 'pending' as const, next_attempt_at: now, created_at: now,
+      })))
+      .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doUpdateSet({
+        status: 'pending', generation: sql`integrations.deliveries.generation + 1`, task_queue: settings.taskQueue, next_attempt_at: now, lease_until: null, updated_at: now,
+      }))
+      .returning('id')
+      .execute();
+    count += rows.length;
+  }
+  if (count) await notifyDispatchers(trx);
+  await recordAudit(trx, SCHEMA, organizationId, 'webhook.replayed', { type: 'webhook', id: webhookId });
+  return { count, stopWorkflows };
 }
 
 function toEvent(r: { payload: { id: string; type: string; createdAt: string; data: unknown } }, inviteUrls: EventInviteUrls): EventEnvelope {
@@ -168,18 +183,22 @@ export async function getEvent(db: Kysely<IntegrationsDB>, inviteUrls: EventInvi
 
 export interface RetentionSettings {
   outboxHours: number;
+  /** Recorded Idempotency-Keys (IDEMPOTENCY_RETENTION_HOURS). */
+  idempotencyHours: number;
   attemptDays: number;
   auditDays: number;
 }
 
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
- * deliveries, attempts past the attempt retention, relayed outbox rows and old audit rows.
+ * deliveries, attempts past the attempt retention, relayed outbox rows, recorded Idempotency-Keys
+ * and old audit rows.
  */
-export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; auditEvents: number } & OutboxPurgeResult> {
+export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; idempotency: number; auditEvents: number } & OutboxPurgeResult> {
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
   const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
+  const idempotency = await purgeIdempotencyRecords(db, SCHEMA, retention.idempotencyHours);
   const auditEvents = await purgeAuditEvents(db, SCHEMA, retention.auditDays);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), auditEvents, ...outboxes };
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), idempotency, auditEvents, ...outboxes };
 }

@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
+import { AppError, createOnce, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreateJobDescriptionBody, type JobDescriptionResult, type Task } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type IntegrationsDB, type TasksTable } from '../db.js';
@@ -24,35 +24,41 @@ export async function getTaskRow(db: Db, organizationId: string, id: string) {
   return row;
 }
 
-/** POST /ai/job-description: a queued task and its workflow `jd:<taskId>`, in one transaction. */
-export function createJobDescriptionTask(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, input: CreateJobDescriptionBody): Promise<Task> {
-  return db.transaction().execute(async (trx) => {
-    const now = new Date();
-    const row = await trx
-      .insertInto('integrations.tasks')
-      .values({
-        id: newId(ID_PREFIXES.task, now.getTime()),
-        organization_id: organizationId,
-        kind: 'job_description',
-        status: 'queued',
-        input: JSON.stringify(input),
-        position_id: input.positionId ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await enqueueWorkflowStart(trx, SCHEMA, {
-      workflowId: `jd:${row.id}`,
-      workflowType: 'generateJobDescription',
-      args: [{ taskId: row.id, organizationId, input }],
-      organizationId,
+/**
+ * POST /ai/job-description: a queued task and its workflow `jd:<taskId>`, in one transaction. A
+ * repeat of the Idempotency-Key scope starts nothing again and returns the task (createOnce).
+ */
+export function createJobDescriptionTask(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, input: CreateJobDescriptionBody, idempotencyScope: string | null): Promise<Task> {
+  return db.transaction().execute((trx) =>
+    createOnce(trx, SCHEMA, idempotencyScope, () => insertJobDescriptionTask(trx, taskQueue, organizationId, input), async (id) => toTask(await getTaskRow(trx, organizationId, id))));
+}
+
+async function insertJobDescriptionTask(trx: Db, taskQueue: string, organizationId: string, input: CreateJobDescriptionBody): Promise<Task> {
+  const now = new Date();
+  const row = await trx
+    .insertInto('integrations.tasks')
+    .values({
+      id: newId(ID_PREFIXES.task, now.getTime()),
+      organization_id: organizationId,
       kind: 'job_description',
-      taskQueue,
-    });
-    await recordAudit(trx, SCHEMA, organizationId, 'task.created', { type: 'task', id: row.id });
-    return toTask(row);
+      status: 'queued',
+      input: JSON.stringify(input),
+      position_id: input.positionId ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await enqueueWorkflowStart(trx, SCHEMA, {
+    workflowId: `jd:${row.id}`,
+    workflowType: 'generateJobDescription',
+    args: [{ taskId: row.id, organizationId, input }],
+    organizationId,
+    kind: 'job_description',
+    taskQueue,
   });
+  await recordAudit(trx, SCHEMA, organizationId, 'task.created', { type: 'task', id: row.id });
+  return toTask(row);
 }
 
 export async function markTaskRunning(db: Db, organizationId: string, id: string): Promise<void> {

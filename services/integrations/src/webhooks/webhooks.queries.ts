@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, inTransaction, newId, olderThan, recordAudit, resolveWebhookTarget, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
+import { AppError, createOnce, inTransaction, newId, olderThan, recordAudit, replayedAsJson, resolveWebhookTarget, runOnce, sql, toPage, type CursorCodec, type Kysely, type SecretBox } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type UpdateWebhookBody, type Webhook, type WebhookStats } from '@hireloop/contracts';
-import type { Selectable, UpdateObject } from 'kysely';
+import type { Selectable, Transaction, UpdateObject } from 'kysely';
 import { SCHEMA, type Db, type IntegrationsDB, type WebhooksTable } from '../db.js';
 import type { DeliverySettings } from '../deliveries/delivery-start.js';
 import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
@@ -65,33 +65,40 @@ async function queuePing(trx: Parameters<typeof keepEvent>[0], taskQueue: string
 /**
  * Registers a webhook: the URL must pass the SSRF guard now (and again at every delivery), the
  * secret is sealed at rest and returned only here, and a `webhook.ping` delivery is queued in the
- * same transaction.
+ * same transaction. A repeat of the Idempotency-Key scope returns the webhook it made, with its
+ * signing secret (createOnce; the record keeps only the id).
  */
-export async function createWebhook(db: Kysely<IntegrationsDB>, box: SecretBox, settings: DeliverySettings, organizationId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
+export async function createWebhook(db: Kysely<IntegrationsDB>, box: SecretBox, settings: DeliverySettings, organizationId: string, input: CreateWebhookBody, idempotencyScope: string | null): Promise<CreatedWebhook> {
   await resolveWebhookTarget(input.url, settings.allowLoopback);
+  return db.transaction().execute((trx) =>
+    createOnce(trx, SCHEMA, idempotencyScope, () => insertWebhook(trx, box, settings, organizationId, input), async (id) => {
+      const row = await getWebhookRow(trx, organizationId, id);
+      return { ...(await webhookWithStats(trx, row)), secret: box.open(row.secret_sealed) };
+    }));
+}
+
+async function insertWebhook(trx: Transaction<IntegrationsDB>, box: SecretBox, settings: DeliverySettings, organizationId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
   const secret = newSecret();
-  return db.transaction().execute(async (trx) => {
-    const now = new Date();
-    const row = await trx
-      .insertInto('integrations.webhooks')
-      .values({
-        id: newId(ID_PREFIXES.webhook, now.getTime()),
-        organization_id: organizationId,
-        url: input.url,
-        events: input.events,
-        description: input.description ?? null,
-        status: 'enabled',
-        secret_sealed: box.seal(secret),
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const webhook = toWebhook(row);
-    await queuePing(trx, settings.taskQueue, organizationId, webhook);
-    await recordAudit(trx, SCHEMA, organizationId, 'webhook.created', { type: 'webhook', id: webhook.id });
-    return { ...webhook, stats: { ...NO_STATS, pending: 1, oldestDueAt: now.toISOString() }, secret };
-  });
+  const now = new Date();
+  const row = await trx
+    .insertInto('integrations.webhooks')
+    .values({
+      id: newId(ID_PREFIXES.webhook, now.getTime()),
+      organization_id: organizationId,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      status: 'enabled',
+      secret_sealed: box.seal(secret),
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const webhook = toWebhook(row);
+  await queuePing(trx, settings.taskQueue, organizationId, webhook);
+  await recordAudit(trx, SCHEMA, organizationId, 'webhook.created', { type: 'webhook', id: webhook.id });
+  return { ...webhook, stats: { ...NO_STATS, pending: 1, oldestDueAt: now.toISOString() }, secret };
 }
 
 const live = (db: Db) => db.selectFrom('integrations.webhooks').selectAll().where('deleted_at', 'is', null);
@@ -161,25 +168,37 @@ async function updateLiveWebhook(db: Db, organizationId: string, id: string, act
   });
 }
 
-/** A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a gap. */
-export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string): Promise<{ secret: string }> {
-  const secret = newSecret();
-  await updateLiveWebhook(db, organizationId, id, 'webhook.secret_rotated', {
-    previous_secret_sealed: sql<string>`secret_sealed`,
-    previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
-    secret_sealed: box.seal(secret),
-  });
-  return { secret };
+/**
+ * A new secret; the old one keeps signing beside it for 24 h, so receivers can switch without a
+ * gap. A repeat of the Idempotency-Key scope rotates no further: it answers the webhook's signing
+ * secret (the one this rotation made, unless another rotation came since; the record keeps only
+ * the webhook's id, no secret).
+ */
+export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, organizationId: string, id: string, idempotencyScope: string | null): Promise<{ secret: string }> {
+  return db.transaction().execute((trx) =>
+    runOnce(trx, SCHEMA, idempotencyScope, async () => {
+      const secret = newSecret();
+      await updateLiveWebhook(trx, organizationId, id, 'webhook.secret_rotated', {
+        previous_secret_sealed: sql<string>`secret_sealed`,
+        previous_secret_until: new Date(Date.now() + ROTATION_OVERLAP_MS),
+        secret_sealed: box.seal(secret),
+      });
+      return { secret };
+    }, { recordOf: () => id, replay: async (webhookId) => ({ secret: box.open((await getWebhookRow(trx, organizationId, webhookId)).secret_sealed) }) }));
 }
 
-/** POST /webhooks/{id}/test: a `webhook.ping` to this endpoint now; returns the delivery's id. */
-export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string): Promise<{ eventId: string }> {
-  return db.transaction().execute(async (trx) => {
-    const row = await getWebhookRow(trx, organizationId, id);
-    if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
-    await recordAudit(trx, SCHEMA, organizationId, 'webhook.tested', { type: 'webhook', id });
-    return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
-  });
+/**
+ * POST /webhooks/{id}/test: a `webhook.ping` to this endpoint now; returns the event's id. A
+ * repeat of the Idempotency-Key scope sends no second ping and returns the first one's id.
+ */
+export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string, idempotencyScope: string | null): Promise<{ eventId: string }> {
+  return db.transaction().execute((trx) =>
+    runOnce(trx, SCHEMA, idempotencyScope, async () => {
+      const row = await getWebhookRow(trx, organizationId, id);
+      if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
+      await recordAudit(trx, SCHEMA, organizationId, 'webhook.tested', { type: 'webhook', id });
+      return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
+    }, replayedAsJson()));
 }
 
 /** DELETE: gone from the API at once; its pending deliveries end `cancelled`, its retry workflows are stopped. */

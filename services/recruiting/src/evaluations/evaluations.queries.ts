@@ -1,4 +1,4 @@
-import { AppError, olderThan, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, olderThan, runOnce, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
@@ -133,35 +133,43 @@ export function finishEvaluation(
  * transaction. The reviewer comes from the caller's surface: the API key through the gateway, the
  * session user through the console.
  */
-export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: string, interviewId: string, review: ReviewBody, reviewer: Reviewer): Promise<Evaluation> {
-  return db.transaction().execute(async (trx) => {
-    const interview = await getInterviewRow(trx, organizationId, interviewId);
-    const status = effectiveStatus(interview);
-    if (status === 'cancelled' || status === 'expired' || status === 'declined') {
-      throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
-    }
-    const current = await trx.selectFrom('recruiting.evaluations').select('status').where('interview_id', '=', interviewId).forUpdate().executeTakeFirst();
-    if (current?.status !== 'completed') {
-      throw new AppError('evaluation_not_ready', `The evaluation of interview ${interviewId} is ${current?.status ?? 'pending'}; a person decides once it is completed.`);
-    }
-    const now = new Date();
-    const row = await trx
-      .updateTable('recruiting.evaluations')
-      .set({
-        review_decision: review.decision,
-        review_note: review.note ?? null,
-        reviewer_type: reviewer.type,
-        reviewer_id: reviewer.id,
-        reviewer_name: reviewer.name,
-        reviewed_at: now,
-        updated_at: now,
-      })
-      .where('interview_id', '=', interviewId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const evaluation = toEvaluation(interview, row);
-    await recordEvent(trx, SCHEMA, organizationId, 'evaluation.reviewed', evaluation);
-    await recordAudit(trx, SCHEMA, organizationId, 'evaluation.reviewed', { type: 'evaluation', id: interviewId });
-    return evaluation;
-  });
+export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: string, interviewId: string, review: ReviewBody, reviewer: Reviewer, idempotencyScope: string | null): Promise<Evaluation> {
+  // A repeat of the Idempotency-Key scope of POST …/evaluation/review records no second review
+  // and emits no second event: it answers the evaluation as it is now (runOnce).
+  return db.transaction().execute((trx) =>
+    runOnce(trx, SCHEMA, idempotencyScope, () => recordReview(trx, organizationId, interviewId, review, reviewer), {
+      recordOf: (evaluation) => evaluation.interviewId,
+      replay: (id) => getEvaluation(trx, organizationId, id),
+    }));
+}
+
+async function recordReview(trx: Db, organizationId: string, interviewId: string, review: ReviewBody, reviewer: Reviewer): Promise<Evaluation> {
+  const interview = await getInterviewRow(trx, organizationId, interviewId);
+  const status = effectiveStatus(interview);
+  if (status === 'cancelled' || status === 'expired' || status === 'declined') {
+    throw new AppError('evaluation_unavailable', `Interview ${interviewId} is ${status}; there is no evaluation.`);
+  }
+  const current = await trx.selectFrom('recruiting.evaluations').select('status').where('interview_id', '=', interviewId).forUpdate().executeTakeFirst();
+  if (current?.status !== 'completed') {
+    throw new AppError('evaluation_not_ready', `The evaluation of interview ${interviewId} is ${current?.status ?? 'pending'}; a person decides once it is completed.`);
+  }
+  const now = new Date();
+  const row = await trx
+    .updateTable('recruiting.evaluations')
+    .set({
+      review_decision: review.decision,
+      review_note: review.note ?? null,
+      reviewer_type: reviewer.type,
+      reviewer_id: reviewer.id,
+      reviewer_name: reviewer.name,
+      reviewed_at: now,
+      updated_at: now,
+    })
+    .where('interview_id', '=', interviewId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const evaluation = toEvaluation(interview, row);
+  await recordEvent(trx, SCHEMA, organizationId, 'evaluation.reviewed', evaluation);
+  await recordAudit(trx, SCHEMA, organizationId, 'evaluation.reviewed', { type: 'evaluation', id: interviewId });
+  return evaluation;
 }

@@ -1,4 +1,4 @@
-import { AppError, newId, olderThan, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CandidateEnrollment, type EnrollBody, type Enrollment, type EnrollmentCard, type HiringFlow, type ListCandidateEnrollmentsQuery, type ListEnrollmentsQuery, type MoveEnrollmentBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EnrollmentsTable, type RecruitingDB } from '../db.js';
@@ -39,29 +39,38 @@ async function interviewOnEntering(trx: Db, tokens: InviteTokens, organizationId
 
 /**
  * Enrolls a candidate (by id, or found or created by e-mail) into the flow's first stage.
- * Twice is 409 already_enrolled. Entering an ai_interview stage schedules the interview in the
- * same transaction.
+ * Twice is 409 already_enrolled, but a repeat of the Idempotency-Key scope of POST
+ * /hiring-flows/{id}/candidates returns the enrollment it made (createOnce). Entering an
+ * ai_interview stage schedules the interview in the same transaction.
  */
-export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody): Promise<Enrollment> {
-  return db.transaction().execute(async (trx) => {
-    const flow = await getFlow(trx, organizationId, flowId);
-    const candidate = 'candidateId' in body ? await getCandidate(trx, organizationId, body.candidateId) : await findOrCreateCandidate(trx, organizationId, body.candidate);
-    const stage = flow.stages[0]!;
-    const now = new Date();
-    const inserted = await trx
-      .insertInto('recruiting.enrollments')
-      .values({ id: newId(ID_PREFIXES.enrollment, now.getTime()), organization_id: organizationId, flow_id: flow.id, candidate_id: candidate.id, stage_id: stage.id, status: 'active', enrolled_at: now, moved_at: now })
-      .onConflict((oc) => oc.columns(['flow_id', 'candidate_id']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (!inserted) throw new AppError('already_enrolled', `Candidate ${candidate.id} is already enrolled in ${flow.id}.`);
-    const interviewId = await interviewOnEntering(trx, tokens, organizationId, flow, stage, candidate, null);
-    if (interviewId) await trx.updateTable('recruiting.enrollments').set({ interview_id: interviewId }).where('id', '=', inserted.id).execute();
-    const enrollment = toEnrollment({ ...inserted, interview_id: interviewId });
-    await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
-    await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', { type: 'enrollment', id: enrollment.id });
-    return enrollment;
-  });
+export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody, idempotencyScope: string | null): Promise<Enrollment> {
+  return db.transaction().execute((trx) => createOnce(trx, SCHEMA, idempotencyScope, () => enrollOnce(trx, tokens, organizationId, flowId, body), (id) => getEnrollment(trx, organizationId, id)));
+}
+
+async function getEnrollment(db: Db, organizationId: string, id: string): Promise<Enrollment> {
+  const row = await db.selectFrom('recruiting.enrollments').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No enrollment ${id}.`);
+  return toEnrollment(row);
+}
+
+async function enrollOnce(trx: Db, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody): Promise<Enrollment> {
+  const flow = await getFlow(trx, organizationId, flowId);
+  const candidate = 'candidateId' in body ? await getCandidate(trx, organizationId, body.candidateId) : await findOrCreateCandidate(trx, organizationId, body.candidate);
+  const stage = flow.stages[0]!;
+  const now = new Date();
+  const inserted = await trx
+    .insertInto('recruiting.enrollments')
+    .values({ id: newId(ID_PREFIXES.enrollment, now.getTime()), organization_id: organizationId, flow_id: flow.id, candidate_id: candidate.id, stage_id: stage.id, status: 'active', enrolled_at: now, moved_at: now })
+    .onConflict((oc) => oc.columns(['flow_id', 'candidate_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) throw new AppError('already_enrolled', `Candidate ${candidate.id} is already enrolled in ${flow.id}.`);
+  const interviewId = await interviewOnEntering(trx, tokens, organizationId, flow, stage, candidate, null);
+  if (interviewId) await trx.updateTable('recruiting.enrollments').set({ interview_id: interviewId }).where('id', '=', inserted.id).execute();
+  const enrollment = toEnrollment({ ...inserted, interview_id: interviewId });
+  await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
+  await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', { type: 'enrollment', id: enrollment.id });
+  return enrollment;
 }
 
 /**
