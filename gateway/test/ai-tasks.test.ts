@@ -1,11 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { newPosition } from './interview-helpers.js';
 import { assertValidation, unique } from './api-assertions.js';
+import { payloadTexts } from './temporal-history.js';
 
 // PRODUCT.md §7 Task, §8 task.succeeded / task.failed; issue 4 item 4 (AI job description).
 
@@ -281,6 +283,35 @@ describe('AI job description with the openai SDK', () => {
     const events = await eventually(() => taskEvents(org.organization.id, task.id), (rows) => rows.length > 0, 10_000);
     assert.deepEqual(events.map((e) => e.type), ['task.succeeded']);
     assert.equal(events[0]!.payload.data.result.model, 'test-jd-model-1');
+  });
+
+  it('the workflow takes ids only: its history holds neither the request sent nor the generated text', async () => {
+    const marker = `jd-ids-${unique()}`;
+    const skill = `Skill ${unique()}`;
+    const generated = { ...scripted, summary: `Generated summary ${unique()}.`, markdown: `# Generated ${unique()}\n` };
+    ai.script(marker, [{ content: JSON.stringify(generated) }]);
+    const task = await integrations
+      .forOrganization(org.organization.id)
+      .tasks.createJobDescription.mutate({ title: `Backend Engineer ${marker}`, skills: [skill], location: `Town ${marker}`, tone: 'formal', language: 'en' });
+    const done = await finalTask(org.key, task.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    assert.equal(done.result.summary, generated.summary);
+    // The AI was asked with the request: it went from the task row to the provider, not through the history.
+    assert.ok(JSON.stringify(ai.requestsWith(marker)[0]!.body.messages).includes(skill));
+
+    const connection = await Connection.connect({ address: testEnv().temporalAddress });
+    try {
+      const history = await new Client({ connection }).workflow.getHandle(`jd:${task.id}`).fetchHistory();
+      const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      assert.deepEqual(activities, ['markTaskRunning', 'writeAndSaveJobDescription']);
+      const texts = payloadTexts(history).join('\n');
+      assert.ok(texts.includes(task.id), 'the history holds the task id');
+      for (const needle of [marker, skill, generated.summary, generated.markdown.trim(), scripted.responsibilities[0]!]) {
+        assert.ok(!texts.includes(needle), `the history of jd:${task.id} holds "${needle}"`);
+      }
+    } finally {
+      await connection.close();
+    }
   });
 
   it('retries a 429 with backoff, then succeeds (2 requests)', async () => {

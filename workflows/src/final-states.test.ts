@@ -47,7 +47,19 @@ describe('workflows whose first step fails', () => {
     ]);
   });
 
-  it('job description: a refusal to record the outcome ends the unlimited outcome retries at once', async () => {
+  it('job description: a task that cannot be loaded goes on to record the task as failed, after one attempt', async () => {
+    // markTaskRunning of an unknown task changes nothing; its request cannot be read (not_found),
+    // and recording the failure is refused too, which ends the unlimited outcome retries at once.
+    const taskId = newId(ID_PREFIXES.task);
+    const ran = await run('generateJobDescription', { taskId, organizationId: orgId }, `jd:${taskId}`);
+    assert.deepEqual(ran, [
+      { activity: 'markTaskRunning', attempt: 1 },
+      { activity: 'writeAndSaveJobDescription', attempt: 1 },
+      { activity: 'failTask', attempt: 1 },
+    ]);
+  });
+
+  it('job description started with the request in its input (before ids only): a refusal to record the outcome ends the unlimited outcome retries at once', async () => {
     // markTaskRunning of an unknown task changes nothing; completing it is refused (not_found).
     const taskId = newId(ID_PREFIXES.task);
     const ran = await run('generateJobDescription', { taskId, organizationId: orgId, input: { title: 'Ghost' } }, `jd:${taskId}`);

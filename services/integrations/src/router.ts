@@ -19,7 +19,7 @@ import { stopRetryWorkflows } from './deliveries/cancel.js';
 import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
-import { createJobDescriptionTask, finishTask, getTaskRow, markTaskRunning, toTask } from './tasks/tasks.queries.js';
+import { createJobDescriptionTask, finishTask, getTaskRow, jobDescriptionInput, markTaskRunning, toTask } from './tasks/tasks.queries.js';
 import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.queries.js';
 import { AppError } from '@hireloop/platform';
 
@@ -107,6 +107,11 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         return createJobDescriptionTask(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null);
       }),
       get: orgProcedure.input(z.object({ id: TaskId })).output(Task).query(async ({ ctx, input }) => toTask(await getTaskRow(db, ctx.org, input.id))),
+      /** The worker's job-description activity: the request kept with the task. */
+      jobDescriptionInput: systemOrgProcedure
+        .input(z.object({ id: TaskId }))
+        .output(CreateJobDescriptionBody)
+        .query(({ ctx, input }) => jobDescriptionInput(db, ctx.org, input.id)),
       markRunning: systemOrgProcedure.input(z.object({ id: TaskId })).mutation(({ ctx, input }) => markTaskRunning(db, ctx.org, input.id)),
       succeed: systemOrgProcedure
         .input(z.object({ id: TaskId, result: JobDescriptionResult.extend({ model: z.string() }) }))

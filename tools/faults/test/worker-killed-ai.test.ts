@@ -187,7 +187,7 @@ describe('fault: the worker SIGKILLed mid AI call', () => {
       read: async (id) => (await call('GET', `/api/v1/tasks/${id}`, { key, baseUrl: gateway })).body.data,
       statuses: { midway: 'running', final: 'succeeded', failed: 'failed' },
       workflowId: (id) => `jd:${id}`,
-      activity: 'writeJobDescription',
+      activity: 'writeAndSaveJobDescription',
       events: { done: 'task.succeeded', failed: 'task.failed', idField: 'id' },
     });
     assert.deepEqual(final['result'], { ...jobDescription, model: MODEL });

@@ -1,5 +1,5 @@
 import { AppError, createOnce, enqueueWorkflowStart, newId, recordAudit, recordEvent, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type CreateJobDescriptionBody, type JobDescriptionResult, type Task } from '@hireloop/contracts';
+import { CreateJobDescriptionBody, ID_PREFIXES, type JobDescriptionResult, type Task } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type IntegrationsDB, type TasksTable } from '../db.js';
 
@@ -52,13 +52,24 @@ async function insertJobDescriptionTask(trx: Db, taskQueue: string, organization
   await enqueueWorkflowStart(trx, SCHEMA, {
     workflowId: `jd:${row.id}`,
     workflowType: 'generateJobDescription',
-    args: [{ taskId: row.id, organizationId, input }],
+    // Ids only (CLARIFICATIONS.md): the workflow reads the request from the task row.
+    args: [{ taskId: row.id, organizationId }],
     organizationId,
     kind: 'job_description',
     taskQueue,
   });
   await recordAudit(trx, SCHEMA, organizationId, 'task.created', { type: 'task', id: row.id });
   return toTask(row);
+}
+
+/**
+ * What the job-description workflow asks the AI for: the request kept with the task, read by the
+ * worker's activity, so neither it nor the generated text passes through the workflow's history.
+ */
+export async function jobDescriptionInput(db: Db, organizationId: string, id: string): Promise<CreateJobDescriptionBody> {
+  const row = await getTaskRow(db, organizationId, id);
+  if (row.kind !== 'job_description') throw new AppError('conflict', `Task ${id} is not a job description.`);
+  return CreateJobDescriptionBody.parse(row.input);
 }
 
 export async function markTaskRunning(db: Db, organizationId: string, id: string): Promise<void> {
