@@ -144,6 +144,30 @@ describe('webhook delivery pipeline', () => {
     }
   });
 
+  it('isolation on one host: a hanging endpoint does not take the connections of another endpoint there', async () => {
+    const a = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const b = await newOrganizationWithKey(['read', 'write', 'admin']);
+    // One receiver, so one origin (as for the endpoints of many customers on a SaaS host): A's path never answers.
+    const receiver = await startReceiver([], (path) => (path.startsWith('/hooks/a') ? { hang: true } : { status: 200 }));
+    try {
+      const aHook = await register(a.key, `${receiver.url}/a`, ['position.created']);
+      await register(b.key, `${receiver.url}/b`, ['position.created']);
+      for (let i = 0; i < 10; i++) await call('POST', '/api/v1/positions', { key: a.key, body: { title: `A ${i}` } });
+      const aHanging = () => receiver.received.filter((r) => r.path.startsWith('/hooks/a'));
+      // A's endpoint holds its whole cap (WEBHOOK_ENDPOINT_CONCURRENCY, 8: its ping and 7 positions) of requests open.
+      assert.equal((await eventually(async () => aHanging(), (r) => r.length >= 8, 20_000)).length, 8);
+      for (let i = 0; i < 3; i++) await call('POST', '/api/v1/positions', { key: b.key, body: { title: `B ${i}` } });
+      const bGot = await eventually(async () => receiver.received.filter((r) => r.path.startsWith('/hooks/b') && r.event.type === 'position.created'), (r) => r.length >= 3, 30_000);
+      assert.equal(bGot.length, 3, 'B\'s deliveries arrived');
+      // B did not wait for a connection that one of A's requests gave up: every one of them is still open.
+      assert.deepEqual(aHanging().map((r) => r.open), Array(8).fill(true), 'A\'s requests were all still in flight when B\'s arrived');
+      const attempts = await db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = $1`, [aHook.id]);
+      assert.equal(attempts.rows[0].n, 0, 'none of A\'s attempts had ended');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('isolation: org A\'s 20 failing or hanging endpoints do not hold up org B; deleting them leaves no running workflow', async () => {
     const a = await newOrganizationWithKey(['read', 'write', 'admin']);
     const b = await newOrganizationWithKey(['read', 'write', 'admin']);

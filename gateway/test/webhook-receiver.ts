@@ -3,6 +3,10 @@ import { startTestServer } from '@hireloop/devstack/testing';
 
 export interface Received {
   at: number;
+  /** The request's path (and query). */
+  path: string;
+  /** For a hanging request: true until its connection closes (the sender gave up, or the receiver closed). */
+  open?: boolean;
   headers: IncomingHttpHeaders;
   body: string;
   event: { id: string; type: string; createdAt: string; data: any };
@@ -13,16 +17,20 @@ export type Reply = { status: number; headers?: Record<string, string> } | { han
 
 /**
  * A webhook receiver on loopback: records every request; answers from a script, then with
- * `otherwise` (200 unless given). A hanging request is answered (503) when the receiver closes.
+ * `otherwise` (200 unless given; a function of the request's path to answer per endpoint). A
+ * hanging request is answered (503) when the receiver closes.
  */
-export async function startReceiver(script: Reply[] = [], otherwise: Reply = { status: 200 }) {
+export async function startReceiver(script: Reply[] = [], otherwise: Reply | ((path: string) => Reply) = { status: 200 }) {
   const received: Received[] = [];
   const hanging: Array<() => void> = [];
   let closing = false;
   const server = await startTestServer(async (req, body) => {
-    received.push({ at: Date.now(), headers: req.headers, body, event: JSON.parse(body) });
-    const reply = script.shift() ?? otherwise;
+    const entry: Received = { at: Date.now(), path: req.url ?? '', headers: req.headers, body, event: JSON.parse(body) };
+    received.push(entry);
+    const reply = script.shift() ?? (typeof otherwise === 'function' ? otherwise(entry.path) : otherwise);
     if ('hang' in reply && !closing) {
+      entry.open = true;
+      req.socket.once('close', () => (entry.open = false));
       await new Promise<void>((resolve) => hanging.push(resolve));
       return { status: 503, body: '{"ok":false}' };
     }
