@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,6 +57,89 @@ export function prepareRuntimeTree(target: string): void {
   execFileSync('npm', ['run', 'build', '--', '--log-prefix=none', '--output-logs=errors-only'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   assembleRuntimeTree(target);
   installProductionDependencies(target);
+}
+
+/** Files no build reads: tests and their folders. A change to them alone keeps a cached tree. */
+const TEST_ONLY = /(^|\/)test\/|\.test\.tsx?$/;
+
+/**
+ * A content hash of everything a runtime tree is made from: every file git tracks or would track
+ * (ignored ones, such as dist/, .data/ and node_modules/, are not inputs) except tests, with its
+ * path, plus the Node and npm versions. Null outside a git checkout: then nothing is reused.
+ */
+export function buildInputsHash(root = REPO_ROOT): string | null {
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+  const hash = createHash('sha256').update(`${process.version}\0${process.env['npm_config_user_agent'] ?? ''}\0`);
+  for (const path of listed.split('\0').filter((p) => p && !TEST_ONLY.test(p)).sort()) {
+    const file = join(root, path);
+    // Deleted but still tracked, or a submodule: not an input as it stands.
+    if (!existsSync(file) || !statSync(file).isFile()) continue;
+    hash.update(path).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+/** A tree is complete once this file is in it (written last). */
+const COMPLETE = '.runtime-tree-complete';
+/** Trees kept under a cache folder: the most recently used few, so switching branches back and forth reuses. */
+const KEPT_TREES = 3;
+
+/**
+ * The runtime tree for the checkout as it is, from `cacheRoot/<buildInputsHash>` when an earlier
+ * run made it (CI builds it once for test:topology and reuses it for test:faults), else prepared
+ * there now. A tree is made under a name of its own and renamed into place when complete, so a
+ * run that died halfway or a concurrent run never leaves a partial tree to reuse. Returns the
+ * tree and whether it was reused. Outside git it prepares a fresh tree every time.
+ */
+export function cachedRuntimeTree(cacheRoot: string, root = REPO_ROOT): { tree: string; reused: boolean } {
+  const key = buildInputsHash(root);
+  const tree = join(cacheRoot, key ?? `fresh-${process.pid}`);
+  const complete = () => key !== null && existsSync(join(tree, COMPLETE));
+  if (complete()) {
+    utimesSync(tree, new Date(), new Date()); // newest used, last pruned
+    return { tree, reused: true };
+  }
+  const making = join(cacheRoot, `.making-${process.pid}`);
+  rmSync(making, { recursive: true, force: true });
+  prepareRuntimeTree(making);
+  writeFileSync(join(making, COMPLETE), `${new Date().toISOString()}\n`);
+  if (complete()) {
+    // A concurrent run finished the same tree first, and may be using it: keep that one.
+    rmSync(making, { recursive: true, force: true });
+    return { tree, reused: true };
+  }
+  rmSync(tree, { recursive: true, force: true });
+  renameSync(making, tree);
+  pruneTrees(cacheRoot, tree);
+  return { tree, reused: false };
+}
+
+/** Drops older trees beyond KEPT_TREES, and the half-made trees of runs that died. */
+function pruneTrees(cacheRoot: string, keep: string): void {
+  for (const name of readdirSync(cacheRoot)) {
+    const pid = /^\.making-(\d+)$/.exec(name)?.[1];
+    if (pid && !isRunning(Number(pid))) rmSync(join(cacheRoot, name), { recursive: true, force: true });
+  }
+  const trees = readdirSync(cacheRoot)
+    .filter((name) => !name.startsWith('.'))
+    .map((name) => join(cacheRoot, name))
+    .filter((path) => path !== keep)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const old of trees.slice(KEPT_TREES - 1)) rmSync(old, { recursive: true, force: true });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 // Usage: node --import tsx tools/build/src/runtime-tree.ts <target>   (after `npm run build`)

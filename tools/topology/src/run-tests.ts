@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { prepareRuntimeTree } from '@hireloop/build/runtime-tree';
+import { cachedRuntimeTree } from '@hireloop/build/runtime-tree';
 import { step, warn } from '@hireloop/devstack/log';
 import { DATA_DIR, ROOT } from '@hireloop/devstack/paths';
 import { printTapSummary } from '@hireloop/devstack/tap-summary';
@@ -11,7 +11,9 @@ import { printTapSummary } from '@hireloop/devstack/tap-summary';
  * production dependencies only, then runs the given test files (or every *.test.ts under the given
  * folders) one at a time. Each test file starts the topology it needs from that tree
  * (./testing.ts), so these files are not part of `npm test`'s shared stack.
- * `TOPOLOGY_TREE=<dir>` reuses a tree assembled earlier (while writing a test).
+ * The tree is cached in .data/runtime-trees/ under a hash of the build inputs (cachedRuntimeTree):
+ * `test:faults` right after `test:topology` (CI) reuses it instead of building again.
+ * `TOPOLOGY_TREE=<dir>` uses a tree assembled elsewhere (while writing a test).
  */
 function findTests(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -31,9 +33,10 @@ const tapFile = join(dataDir, 'results.tap');
 
 let tree = process.env['TOPOLOGY_TREE'];
 if (!tree) {
-  tree = join(dataDir, 'tree');
-  step('Building, and assembling the runtime tree (production dependencies only)');
-  prepareRuntimeTree(tree);
+  step('Building, and assembling the runtime tree (production dependencies only), unless one of the same sources is cached');
+  const cached = cachedRuntimeTree(join(DATA_DIR, 'runtime-trees'));
+  tree = cached.tree;
+  step(`${cached.reused ? 'Reusing' : 'Cached'} the runtime tree ${relative(ROOT, tree)}`);
 }
 step(`Running ${files.length} test file(s); process output in ${relative(ROOT, dataDir)}/<test>/processes.log`);
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1',
