@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { ID_PREFIXES } from '@hireloop/contracts';
+import { InternalTokenCache, integrationsEventSink, newId, type PublishedEvent } from '@hireloop/platform';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { assertError, unique } from './api-assertions.js';
+import { tablesHolding } from './erasure-scan.js';
 import { newPosition, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 import { payloadTexts } from './temporal-history.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -15,7 +18,7 @@ type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
 
 /**
  * DELETE /candidates/{id} (PRODUCT.md §7, CLARIFICATIONS "Erasure and sync"), end to end: a person
- * who came in through an ATS event, was interviewed (with an Idempotency-Key), answered, was
+ * named by an ATS event that failed before resolving to anyone, who came in through an ATS event, was interviewed (with an Idempotency-Key), answered, was
  * evaluated and reviewed, and was enrolled in a flow, is erased; then their name, e-mail, answers,
  * evaluation text and the reviewer's note are looked for in every table of every schema, in the
  * Temporal histories of the organization's workflows, in the events the API and webhooks give,
@@ -39,6 +42,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
   let flowId: string;
   let task: { id: string; kind: string; status: string; candidateId: string | null };
   let scoreBefore: number;
+  let relayedEarly: PublishedEvent;
 
   before(async () => {
     org = await newOrganizationWithKey(['read', 'write', 'admin']);
@@ -50,6 +54,16 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     temporal = new Client({ connection });
     const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: receiver.url, events: ['*'] } });
     assert.equal(hook.status, 201, hook.text);
+
+    // An ATS event that names the person's e-mail but fails before resolving to a candidate (no
+    // name for an unknown person): integrations keeps its payload, with no candidate id to find it by.
+    const unresolved = await call('POST', '/api/v1/ats/events', {
+      key: org.key,
+      body: { source: 'lever', eventId: `ev-early-${tag}`, type: 'candidate.updated', occurredAt: new Date().toISOString(), candidate: { externalId: `lv-${tag}`, email: person.email } },
+    });
+    assert.equal(unresolved.status, 202, unresolved.text);
+    const early = await eventually(async () => (await db.query('select status from integrations.ats_events where id = $1', [unresolved.body.data.id])).rows[0]?.status, (s) => s === 'failed', 30_000);
+    assert.equal(early, 'failed');
 
     // The person arrives from an ATS, so integrations stores the ATS payload with their details.
     const ats = await call('POST', '/api/v1/ats/events', {
@@ -86,8 +100,14 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     // Every event about the person has reached the event store (and the receiver) before the erasure.
     await eventually(async () => receiver.of('hiring_flow.candidate_enrolled').length + receiver.of('evaluation.reviewed').length, (n) => n >= 2, 30_000);
 
+    // The envelope recruiting's outbox relay reads for the interview (it names the person), kept
+    // to be handed in after the scrub as a relay round trip that straddled it would.
+    const outboxRow = (await db.query('select payload from recruiting.outbox where organization_id = $1 and type = $2', [org.organization.id, 'interview.scheduled'])).rows[0];
+    relayedEarly = { ...outboxRow.payload, organizationId: org.organization.id };
+    assert.ok(JSON.stringify(relayedEarly).includes(person.email), 'the relay read the person');
+
     // The scan below finds the person before the erasure (so it can fail after it).
-    const before = await tablesHolding(needles);
+    const before = await tablesHolding(db, needles);
     for (const table of ['recruiting.candidates', 'recruiting.interviews', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events']) {
       assert.ok(before.includes(table), `${table} holds the person before the erasure (found in ${before.join(', ')})`);
     }
@@ -99,22 +119,6 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
   });
 
   const needles = [person.name, person.email, ...answers, note];
-
-  /** Every table of every schema (an information_schema walk) with a row whose text holds one of `texts`. */
-  async function tablesHolding(texts: string[]): Promise<string[]> {
-    const tables = (await db.query<{ schema: string; table: string }>(
-      `select table_schema as schema, table_name as table from information_schema.tables
-       where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
-    )).rows;
-    assert.ok(['recruiting', 'integrations', 'gateway', 'identity'].every((schema) => tables.some((t) => t.schema === schema)));
-    const holding: string[] = [];
-    for (const { schema, table } of tables) {
-      const q = `select count(*)::int as n from ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} t where lower(t::text) like any($1::text[])`;
-      const n = (await db.query(q, [texts.map((n) => `%${n.toLowerCase()}%`)])).rows[0].n;
-      if (n > 0) holding.push(`${schema}.${table}`);
-    }
-    return holding;
-  }
 
   after(async () => {
     await receiver.close();
@@ -196,9 +200,19 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     assert.equal((await db.query('select count(*)::int as n from gateway.idempotency_keys where idempotency_key = $1', [idemKey])).rows[0].n, 0, 'the stored response of POST /interviews is gone');
   });
 
+  it('an event of the person that a relay read before the scrub and hands in after it is stored redacted', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    // As recruiting's relay delivers it: the payload it read before the erasure, an event integrations has not stored yet.
+    const late = { ...relayedEarly, id: newId(ID_PREFIXES.event) };
+    const sink = integrationsEventSink(process.env['INTEGRATIONS_URL']!, new InternalTokenCache(testEnv().internalTokenKeys));
+    await sink([late]);
+    const stored = (await db.query('select payload from integrations.events where id = $1', [late.id])).rows[0].payload;
+    assert.deepEqual(stored.data, { id: interview.id, candidate: { id: candidateId }, positionId: stored.data.positionId, redacted: true });
+  });
+
   it('the person appears nowhere: every table of every schema, the Temporal histories, events, webhook deliveries, the logs', async () => {
     await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
-    assert.deepEqual(await tablesHolding(needles), [], 'tables still holding the person');
+    assert.deepEqual(await tablesHolding(db, needles), [], 'tables still holding the person');
 
     const histories: string[] = [];
     for await (const wf of temporal.workflow.list({ query: `OrganizationId = '${org.organization.id}'` })) {

@@ -10,7 +10,7 @@ import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './int
  * The retention purges, end to end: aged rows are written straight into each service's tables,
  * the service's Temporal schedule is triggered, and the purge it runs (each owning service, as its
  * own role) deletes exactly the old (relayed, expired) rows and keeps the rest. The stack runs the
- * defaults: outbox rows 24 h, delivery attempts 30 days.
+ * defaults: outbox rows 24 h, delivery attempts and inbound ATS events 30 days.
  */
 describe('retention purges', () => {
   let connection: Connection;
@@ -112,7 +112,7 @@ describe('retention purges', () => {
     assert.ok(kept.summary);
   });
 
-  it('integrations: relayed outbox rows past 24 h, delivery attempts past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {
+  it('integrations: relayed outbox rows past 24 h, delivery attempts and inbound ATS events past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver();
     try {
@@ -125,6 +125,13 @@ describe('retention purges', () => {
            ($2, $3, $4, 'evt_x', 'candidate.created', 1, 5, now() - interval '29 days')`,
         [attempts.old, attempts.recent, org.organization.id, hook.body['data'].id],
       );
+      const atsEvents = { old: `atsevt_${tag}_old`, recent: `atsevt_${tag}_recent` };
+      await db.query(
+        `insert into integrations.ats_events (id, organization_id, source, event_id, type, payload, status, created_at) values
+           ($1, $3, 'greenhouse', $1, 'candidate.created', '{}', 'failed', now() - interval '31 days'),
+           ($2, $3, 'greenhouse', $2, 'candidate.created', '{}', 'failed', now() - interval '29 days')`,
+        [atsEvents.old, atsEvents.recent, org.organization.id],
+      );
       const seeded = await seedOutboxes('integrations');
       const scopes = { old: `${tag}_old`, recent: `${tag}_recent` };
       await db.query(
@@ -136,6 +143,7 @@ describe('retention purges', () => {
       await assertOutboxesPurged('integrations', seeded);
       assert.deepEqual(await present('integrations.delivery_attempts', 'id', Object.values(attempts)), [attempts.recent]);
       assert.deepEqual(await present('integrations.idempotency_records', 'scope', Object.values(scopes)), [scopes.recent]);
+      assert.deepEqual(await present('integrations.ats_events', 'id', Object.values(atsEvents)), [atsEvents.recent]);
     } finally {
       await receiver.close();
     }

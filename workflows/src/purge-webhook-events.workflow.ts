@@ -6,8 +6,9 @@ const { purgeWebhookEvents: purge } = proxyActivities<DeliveryActivities>(PLATFO
 
 /**
  * Run hourly by the `purge-webhook-events` schedule: events past 30 days, attempts past
- * DELIVERY_ATTEMPT_RETENTION_DAYS, relayed outbox rows past OUTBOX_RETENTION_HOURS, recorded
- * Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS.
+ * DELIVERY_ATTEMPT_RETENTION_DAYS, inbound ATS events past ATS_EVENTS_RETENTION_DAYS, relayed
+ * outbox rows past OUTBOX_RETENTION_HOURS, recorded Idempotency-Keys past
+ * IDEMPOTENCY_RETENTION_HOURS.
  */
 export async function purgeWebhookEvents(): Promise<{ events: number; attempts: number; outbox: number; workflowOutbox: number }> {
   return purge();

@@ -7,6 +7,8 @@ import * as m0006 from './0006_erasure_tasks.js';
 import * as m0007 from './0007_workflow_request_id.js';
 import * as m0008 from './0008_audit_events.js';
 import * as m0009 from './0009_idempotency_records.js';
+import * as m0010 from './0010_erasure_retries.js';
+import * as m0011 from './0011_erasure_tombstones.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0007_workflow_request_id': m0007,
   '0008_audit_events': m0008,
   '0009_idempotency_records': m0009,
+  '0010_erasure_retries': m0010,
+  '0011_erasure_tombstones': m0011,
 };

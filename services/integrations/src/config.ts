@@ -33,6 +33,8 @@ export const IntegrationsConfig = BaseConfig.extend({
   PURGE_INTERVAL_MINUTES: PurgeIntervalMinutes,
   /** Webhook delivery attempts (the attempt log) are purged after this. */
   DELIVERY_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Inbound ATS events (their payloads name people) are purged after this; a re-sent eventId is accepted again after it. */
+  ATS_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Audit rows (integrations.audit_events) are purged after this. */
   AUDIT_RETENTION_DAYS: AuditRetentionDays,
   /** Development only: lets webhooks target loopback (http allowed there). */

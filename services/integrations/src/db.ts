@@ -100,6 +100,14 @@ export interface AtsEventsTable {
   created_at: Timestamp;
 }
 
+/** Tombstones of erased people: the ids their events name (no personal data). */
+export interface ErasedIdsTable {
+  organization_id: string;
+  id: string;
+  candidate_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface IntegrationsDB {
   'integrations.webhooks': WebhooksTable;
   'integrations.delivery_attempts': DeliveryAttemptsTable;
@@ -107,6 +115,7 @@ export interface IntegrationsDB {
   'integrations.deliveries': DeliveriesTable;
   'integrations.tasks': TasksTable;
   'integrations.ats_events': AtsEventsTable;
+  'integrations.erased_ids': ErasedIdsTable;
 }
 
 export type Db = Kysely<IntegrationsDB> | Transaction<IntegrationsDB>;

@@ -52,7 +52,7 @@ const router = createIntegrationsRouter({
   temporal,
   logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
-  retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, idempotencyHours: config.IDEMPOTENCY_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS, auditDays: config.AUDIT_RETENTION_DAYS },
+  retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, idempotencyHours: config.IDEMPOTENCY_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS, auditDays: config.AUDIT_RETENTION_DAYS, atsEventDays: config.ATS_EVENTS_RETENTION_DAYS },
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.

@@ -18,6 +18,7 @@ import { attemptRetry } from './deliveries/retry-attempt.js';
 import { stopRetryWorkflows } from './deliveries/cancel.js';
 import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
+import { redactErasedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, jobDescriptionInput, markTaskRunning, toTask } from './tasks/tasks.queries.js';
 import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.queries.js';
@@ -89,15 +90,15 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
-        .output(z.object({ events: z.number().int(), attempts: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int() }))
+        .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int() }))
         .mutation(() => purgeExpired(db, retention)),
     }),
     events: router({
-      /** Every service's outbox publisher hands its events here for fan-out to webhooks. */
+      /** Every service's outbox publisher hands its events here for fan-out to webhooks (an erased person's, redacted). */
       ingest: systemProcedure
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
-        .mutation(async ({ input }) => ({ queued: await db.transaction().execute((trx) => ingestEvents(trx, delivery.taskQueue, input.events)) })),
+        .mutation(async ({ input }) => ({ queued: await db.transaction().execute(async (trx) => ingestEvents(trx, delivery.taskQueue, await redactErasedEvents(trx, input.events))) })),
       list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, inviteUrls, ctx.org, input)),
       get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, inviteUrls, ctx.org, input.id)),
     }),
@@ -132,7 +133,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     }),
     erasure: router({
       /** DELETE /candidates/{id}: the candidate is 404 from now on; the answer is its `candidate_erasure` task. */
-      start: orgProcedure.input(z.object({ candidateId: CandidateId })).output(Task).mutation(({ ctx, input }) => startCandidateErasure(db, recruiting, ctx.org, input.candidateId)),
+      start: orgProcedure.input(z.object({ candidateId: CandidateId })).output(Task).mutation(({ ctx, input }) => startCandidateErasure(db, recruiting, delivery.taskQueue, ctx.org, input.candidateId)),
       /** The workflow's steps (ids in, ids and counts out: they sit in its history). */
       begin: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId }))

@@ -102,6 +102,8 @@ export async function startExtraProcess(entry: string, portEnv: string, extraEnv
   try {
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 90_000);
   } catch (err) {
+    // A process that was slow to come up would otherwise live on and keep the test file running.
+    await child.stop();
     throw new Error(`${(err as Error).message}\n${logs.join('\n')}`);
   }
   return { url: `http://127.0.0.1:${port}`, port, child, logs };

@@ -187,18 +187,20 @@ export interface RetentionSettings {
   idempotencyHours: number;
   attemptDays: number;
   auditDays: number;
+  atsEventDays: number;
 }
 
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
- * deliveries, attempts past the attempt retention, relayed outbox rows, recorded Idempotency-Keys
+ * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows, recorded Idempotency-Keys
  * and old audit rows.
  */
-export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; idempotency: number; auditEvents: number } & OutboxPurgeResult> {
+export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; atsEvents: number; idempotency: number; auditEvents: number } & OutboxPurgeResult> {
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
+  const atsEvents = await sql`delete from integrations.ats_events where created_at < now() - make_interval(days => ${retention.atsEventDays})`.execute(db);
   const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
   const idempotency = await purgeIdempotencyRecords(db, SCHEMA, retention.idempotencyHours);
   const auditEvents = await purgeAuditEvents(db, SCHEMA, retention.auditDays);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), idempotency, auditEvents, ...outboxes };
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), atsEvents: Number(atsEvents.numAffectedRows ?? 0), idempotency, auditEvents, ...outboxes };
 }

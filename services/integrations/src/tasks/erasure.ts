@@ -1,47 +1,124 @@
-import { mentionsAnyId, newId, recordEvent, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
+import { appErrorFromClientError, enqueueWorkflowStart, mentionsAnyId, newId, recordAudit, recordEvent, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
+import type { Expression, SqlBool } from 'kysely';
 import { ID_PREFIXES, type Task } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
 import { SCHEMA, type Db, type IntegrationsDB } from '../db.js';
 import { toTask } from './tasks.queries.js';
+import { lockForScrub, recordTombstones } from './erasure-tombstones.js';
 
+/** Erasure tasks of a candidate that have not failed: there is at most one (an index holds to it). */
+const LIVE = sql<boolean>`kind = 'candidate_erasure' and status <> 'failed'`;
+
+/** The candidate's erasure task DELETE answers with: the newest (a new one starts only after the last failed). */
 function findErasureTask(db: Db, organizationId: string, candidateId: string) {
-  return db.selectFrom('integrations.tasks').selectAll().where('organization_id', '=', organizationId).where('kind', '=', 'candidate_erasure').where('candidate_id', '=', candidateId).executeTakeFirst();
+  return db
+    .selectFrom('integrations.tasks')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'candidate_erasure')
+    .where('candidate_id', '=', candidateId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+function newErasureTask(organizationId: string, candidateId: string) {
+  const now = new Date();
+  return {
+    id: newId(ID_PREFIXES.task, now.getTime()),
+    organization_id: organizationId,
+    kind: 'candidate_erasure' as const,
+    status: 'queued' as const,
+    input: JSON.stringify({ candidateId }),
+    position_id: null,
+    candidate_id: candidateId,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**
- * The `candidate_erasure` task of a candidate, created once: by DELETE /candidates/{id}, or by
- * the workflow's first step when the request died between recruiting's commit and this one.
+ * The `candidate_erasure` task of a candidate, created once per attempt: by DELETE /candidates/{id},
+ * or by the workflow's first step when the request died between recruiting's commit and this one.
  */
 export async function ensureErasureTask(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string): Promise<Task> {
-  const now = new Date();
   await db
     .insertInto('integrations.tasks')
-    .values({
-      id: newId(ID_PREFIXES.task, now.getTime()),
-      organization_id: organizationId,
-      kind: 'candidate_erasure',
-      status: 'queued',
-      input: JSON.stringify({ candidateId }),
-      position_id: null,
-      candidate_id: candidateId,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(['organization_id', 'candidate_id']).where('kind', '=', 'candidate_erasure').doNothing())
+    .values(newErasureTask(organizationId, candidateId))
+    .onConflict((oc) => oc.columns(['organization_id', 'candidate_id']).where(LIVE).doNothing())
     .execute();
   return toTask((await findErasureTask(db, organizationId, candidateId))!);
 }
 
 /**
+ * A new attempt after a failed one, in one transaction: a new task and its own workflow
+ * (`erase:<candidate>:<task>`; the failed attempt's id is taken for good). The failed task stays
+ * failed, as the record of that attempt. Two DELETEs at once make one attempt.
+ */
+function retryErasure(db: Kysely<IntegrationsDB>, taskQueue: string, organizationId: string, candidateId: string): Promise<Task> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('integrations.tasks')
+      .values(newErasureTask(organizationId, candidateId))
+      .onConflict((oc) => oc.columns(['organization_id', 'candidate_id']).where(LIVE).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) {
+      await enqueueWorkflowStart(trx, SCHEMA, {
+        workflowId: `erase:${candidateId}:${inserted.id}`,
+        workflowType: 'eraseCandidate',
+        args: [{ organizationId, candidateId }],
+        organizationId,
+        kind: 'candidate_erasure',
+        taskQueue,
+      });
+      await recordAudit(trx, SCHEMA, organizationId, 'candidate.erased', { type: 'candidate', id: candidateId });
+    }
+    return toTask((await findErasureTask(trx, organizationId, candidateId))!);
+  });
+}
+
+/**
  * DELETE /candidates/{id} (PRODUCT.md §7): recruiting marks the candidate erased (404 from its
  * commit on) and queues the workflow `erase:<id>`; the answer is the task that follows it. A
- * candidate erased before gets its task again; an unknown one (or another organization's) is 404.
+ * candidate erased before gets its task again (queued, running or succeeded: nothing new starts);
+ * after a failed task, a new attempt starts. An unknown candidate (or another organization's) is 404.
  */
-export async function startCandidateErasure(db: Kysely<IntegrationsDB>, recruiting: ReturnType<typeof createRecruitingClient>, organizationId: string, candidateId: string): Promise<Task> {
+export async function startCandidateErasure(db: Kysely<IntegrationsDB>, recruiting: ReturnType<typeof createRecruitingClient>, taskQueue: string, organizationId: string, candidateId: string): Promise<Task> {
   const existing = await findErasureTask(db, organizationId, candidateId);
+  if (existing?.status === 'failed') return retryErasure(db, taskQueue, organizationId, candidateId);
   if (existing) return toTask(existing);
-  await recruiting.forOrganization(organizationId).candidates.erase.mutate({ id: candidateId });
+  const candidates = recruiting.forOrganization(organizationId).candidates;
+  const candidate = await candidates.get.query({ id: candidateId }).catch((err: unknown) => {
+    // Erased by a request that died before its task was made: its e-mail is gone already.
+    if (appErrorFromClientError(err)?.code === 'not_found') return null;
+    throw err;
+  });
+  if (candidate) await redactAtsEventsByEmail(db, organizationId, candidate.email);
+  await candidates.erase.mutate({ id: candidateId });
   return ensureErasureTask(db, organizationId, candidateId);
+}
+
+/** Inbound ATS events that `which` picks keep their source, id, type and time only. */
+async function redactAtsEvents(db: Db, organizationId: string, which: Expression<SqlBool>): Promise<number> {
+  const result = await db
+    .updateTable('integrations.ats_events')
+    .set({ payload: sql<string>`jsonb_build_object('source', payload -> 'source', 'eventId', payload -> 'eventId', 'type', payload -> 'type', 'occurredAt', payload -> 'occurredAt', 'redacted', true)` })
+    .where('organization_id', '=', organizationId)
+    .where(which)
+    .where(sql<boolean>`not coalesce((payload ->> 'redacted')::boolean, false)`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Inbound ATS events that name the person's e-mail, including those that failed before resolving
+ * to a candidate (the workflow finds the others by their result). Run by DELETE before recruiting
+ * scrubs the e-mail: the workflow takes ids only, so this is the last moment the address is known.
+ */
+async function redactAtsEventsByEmail(db: Kysely<IntegrationsDB>, organizationId: string, email: string): Promise<number> {
+  return redactAtsEvents(db, organizationId, sql<SqlBool>`lower(payload -> 'candidate' ->> 'email') = ${email.toLowerCase()}`);
 }
 
 /**
@@ -49,10 +126,15 @@ export async function startCandidateErasure(db: Kysely<IntegrationsDB>, recruiti
  * their interviews and enrollments. The stored events that mention one (the events list, replays
  * and pending retries read them) and the outbox rows keep their type and ids only; the response
  * excerpts of their delivery attempts go (a receiver may echo what it got); inbound ATS events
- * that resolved to the candidate lose the candidate's details. Running it again changes nothing.
+ * that resolved to the candidate lose the candidate's details (those that name the e-mail went at
+ * DELETE, redactAtsEventsByEmail). The ids stay as tombstones, so events that reach integrations
+ * later (a relay that read them before this step) are stored redacted (erasure-tombstones.ts).
+ * Running it again changes nothing.
  */
 export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]) {
   return db.transaction().execute(async (trx) => {
+    await lockForScrub(trx, organizationId);
+    await recordTombstones(trx, organizationId, candidateId, ids);
     const eventIds = (await trx.selectFrom('integrations.events').select('id').where('organization_id', '=', organizationId).where(mentionsAnyId('payload', ids)).execute()).map((r) => r.id);
     const events = await redactEventPayloads(trx, SCHEMA, 'events', organizationId, ids);
     const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, ids);
@@ -62,26 +144,20 @@ export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: st
             .numUpdatedRows,
         )
       : 0;
-    const ats = await trx
-      .updateTable('integrations.ats_events')
-      .set({ payload: sql<string>`jsonb_build_object('source', payload -> 'source', 'eventId', payload -> 'eventId', 'type', payload -> 'type', 'occurredAt', payload -> 'occurredAt', 'redacted', true)` })
-      .where('organization_id', '=', organizationId)
-      .where(mentionsAnyId('result', [candidateId]))
-      .where(sql<boolean>`not coalesce((payload ->> 'redacted')::boolean, false)`)
-      .executeTakeFirst();
-    return { events, outbox, excerpts, atsEvents: Number(ats.numUpdatedRows) };
+    const atsEvents = await redactAtsEvents(trx, organizationId, mentionsAnyId('result', [candidateId]));
+    return { events, outbox, excerpts, atsEvents };
   });
 }
 
-/** The erasure's last step: the task succeeds, with `candidate.erased` (the id only) and `task.succeeded`, once. */
+/** The erasure's last step: the attempt's task succeeds, with `candidate.erased` (the id only) and `task.succeeded`, once. */
 export function finishCandidateErasure(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string): Promise<Task> {
   return db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('integrations.tasks')
       .selectAll()
       .where('organization_id', '=', organizationId)
-      .where('kind', '=', 'candidate_erasure')
       .where('candidate_id', '=', candidateId)
+      .where(LIVE)
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (current.status === 'succeeded') return toTask(current);
