@@ -60,7 +60,7 @@ export const eraseCandidate = apiProcedure
     openapi: {
       method: 'DELETE', path: '/candidates/{id}', tags, summary: 'Erase a candidate (GDPR art. 17)', successDescription: 'The `candidate_erasure` task; poll the URL in `Location`', errorResponses: [404],
       description:
-        'From this response on the candidate is 404 everywhere: the candidate, its interviews, their evaluations and invite pages; it is in no list. The task scrubs every copy of the person in every service (answers, evaluation text, enrollments, stored event payloads, outbox payloads, delivery-log excerpts, stored idempotent responses) and ends `succeeded`; then the event `candidate.erased` (the id only) is sent. Interviews stay as anonymous rows (status, times, scores) for aggregate counts only. Erasing an erased candidate answers 202 with the same task and changes nothing.',
+        'From this response on the candidate is 404 everywhere: the candidate, its interviews, their evaluations and invite pages; it is in no list. The task scrubs every copy of the person in every service (answers, evaluation text, enrollments, stored event payloads, outbox payloads, delivery-log excerpts, stored idempotent responses) and ends `succeeded`; then the event `candidate.erased` (the id only) is sent. Interviews stay as anonymous rows (status, times, scores) for aggregate counts only. Erasing an erased candidate answers 202 with its task and changes nothing while that task is `queued`, `running` or `succeeded`; after a `failed` task it starts a new attempt, a new task (the failed one stays `failed`).',
     },
   })
   .input(z.object({ id: CandidateId }).strict())
