@@ -5,7 +5,11 @@ import { newId } from './ids.js';
 /** The channel a service notifies on commit, so a relay can react without polling hard. */
 export const OUTBOX_CHANNEL = 'hireloop_outbox';
 
-/** SQL of a service's outbox table, for its own migration (in its own schema). */
+/**
+ * SQL of an outbox table in `schema`, as the services' migrations create it, for tests that need
+ * one in a schema of their own. The migrations keep their own frozen copy (they import no
+ * application code).
+ */
 export function outboxTableSql(schema: string) {
   return sql`
     create table if not exists ${sql.id(schema, 'outbox')} (

@@ -31,22 +31,6 @@ export function procedureScope(forwarded: string, procedurePath: string): string
   return sha256([forwarded, procedurePath]);
 }
 
-/**
- * The per-service table of recorded scopes; a migration of each service creates it in its own
- * schema (recruiting 0017, integrations 0009). Migrations run it as it is: never change it, add a
- * migration instead.
- */
-export function idempotencyRecordsTableSql(schema: string) {
-  return sql`
-    create table if not exists ${sql.id(schema, 'idempotency_records')} (
-      scope text primary key,
-      resource_id text,
-      created_at timestamptz not null default now()
-    );
-    create index if not exists ${sql.id(`${schema}_idempotency_records_created_at`)} on ${sql.id(schema, 'idempotency_records')} (created_at);
-  `;
-}
-
 /** How a write's result is recorded with its scope, and rebuilt from the record for a repeat. */
 export interface Replayable<T> {
   /** What the record keeps: an id, or a small value. Never personal data or a secret. */

@@ -22,6 +22,10 @@ export const KIND = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD
 /** The memo field that holds the id of the request that started a workflow. */
 export const REQUEST_ID_MEMO = 'requestId';
 
+/**
+ * SQL of a workflow-start outbox table in `schema`, as the services' migrations create it, for
+ * tests that need one in a schema of their own. The migrations keep their own frozen copy.
+ */
 export function workflowOutboxTableSql(schema: string) {
   return sql`
     create table if not exists ${sql.id(schema, 'workflow_outbox')} (

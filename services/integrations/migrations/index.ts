@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration';
-import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_integrations.js';
+import * as m0002 from './0002_outbox.js';
+import * as m0003 from './0003_workflow_outbox.js';
 import * as m0004 from './0004_relay_leases.js';
 import * as m0005 from './0005_deliveries.js';
 import * as m0006 from './0006_erasure_tasks.js';
@@ -13,8 +14,8 @@ import * as m0011 from './0011_erasure_tombstones.js';
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
   '0001_integrations': m0001,
-  '0002_outbox': { up: async (db) => void (await outboxTableSql('integrations').execute(db)) },
-  '0003_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('integrations').execute(db)) },
+  '0002_outbox': m0002,
+  '0003_workflow_outbox': m0003,
   '0004_relay_leases': m0004,
   '0005_deliveries': m0005,
   '0006_erasure_tasks': m0006,

@@ -1,7 +1,8 @@
 import type { Migration } from 'kysely/migration';
-import { outboxTableSql, workflowOutboxTableSql } from '@hireloop/platform';
 import * as m0001 from './0001_recruiting.js';
+import * as m0002 from './0002_outbox.js';
 import * as m0003 from './0003_interviews_flows.js';
+import * as m0004 from './0004_workflow_outbox.js';
 import * as m0005 from './0005_ats.js';
 import * as m0006 from './0006_invite_token_sealed.js';
 import * as m0007 from './0007_relay_leases.js';
@@ -19,9 +20,9 @@ import * as m0017 from './0017_idempotency_records.js';
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
   '0001_recruiting': m0001,
-  '0002_outbox': { up: async (db) => void (await outboxTableSql('recruiting').execute(db)) },
+  '0002_outbox': m0002,
   '0003_interviews_flows': m0003,
-  '0004_workflow_outbox': { up: async (db) => void (await workflowOutboxTableSql('recruiting').execute(db)) },
+  '0004_workflow_outbox': m0004,
   '0005_ats': m0005,
   '0006_invite_token_sealed': m0006,
   '0007_relay_leases': m0007,
