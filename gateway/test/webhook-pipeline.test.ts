@@ -51,7 +51,9 @@ describe('webhook delivery pipeline', () => {
       for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: org.key, body: { title: `Happy ${i}` } });
       await eventually(async () => receiver.of('position.created').length, (n) => n >= 5, 20_000);
       for (const r of receiver.received) verify(hook.secret, r);
-      const { rows } = await db.query(`select status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id]);
+      // The receiver has them; each is marked delivered once the dispatcher's record of its attempt commits.
+      const deliveries = async () => (await db.query(`select status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id])).rows;
+      const rows = await eventually(deliveries, (r) => r.length === 6 && r.every((x) => x.status !== 'pending'), 20_000);
       assert.equal(rows.length, 6, 'ping + 5 events');
       assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === 1), JSON.stringify(rows));
       assert.deepEqual(await deliveryWorkflows(`OrganizationId = '${org.organization.id}' AND Kind = 'webhook_delivery'`), []);
