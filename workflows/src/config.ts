@@ -8,6 +8,8 @@ export const WorkerConfig = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   WORKER_PORT: z.coerce.number().int().default(3109),
+  /** Activities this worker runs at once (its slots; Temporal's default). */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(100),
   IDENTITY_URL: z.url().default('http://127.0.0.1:3101'),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
   INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),

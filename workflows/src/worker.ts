@@ -42,6 +42,7 @@ const worker = await Worker.create({
     activity: [requestIdActivityInterceptors, heartbeatActivityInterceptors],
   },
   activities: createActivities(config),
+  maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
 });
 
 // /readyz answers 200 while the worker polls its task queue.

@@ -9,6 +9,7 @@ import { SCHEMA, type IntegrationsDB } from './db.js';
 import { ingestEvents } from './deliveries/fan-out.js';
 import { DeliverySender } from './deliveries/delivery-attempt.js';
 import { Dispatcher } from './deliveries/dispatcher.js';
+import { RetryAttempts } from './deliveries/retry-attempt.js';
 import { WebhookHttp } from './deliveries/webhook-http.js';
 import { ensurePurgeSchedule } from './deliveries/purge-schedule.js';
 import { createIntegrationsRouter } from './router.js';
@@ -42,14 +43,15 @@ const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'even
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of stored events under the current INVITE_TOKEN_KEYS key');
 const sender = new DeliverySender(secrets, http, inviteUrls);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
+const retries = new RetryAttempts({ db, settings: delivery, sender, temporal, logger });
 const router = createIntegrationsRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),
   secrets,
   delivery,
-  sender,
   inviteUrls,
   temporal,
+  retries,
   logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
   retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, idempotencyHours: config.IDEMPOTENCY_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS, auditDays: config.AUDIT_RETENTION_DAYS, atsEventDays: config.ATS_EVENTS_RETENTION_DAYS },
@@ -68,6 +70,7 @@ void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, config.PURGE_INTE
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
   await dispatcher.stop();
+  await retries.stop();
   await publisher.stop();
   await relay.stop();
   await http.close();

@@ -14,9 +14,8 @@ import {
 } from './webhooks/webhooks.queries.js';
 import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, replay, retryDelivery, type RetentionSettings } from './deliveries/deliveries.queries.js';
 import { ingestEvents } from './deliveries/fan-out.js';
-import { attemptRetry } from './deliveries/retry-attempt.js';
+import type { RetryAttempts } from './deliveries/retry-attempt.js';
 import { stopRetryWorkflows } from './deliveries/cancel.js';
-import type { DeliverySender } from './deliveries/delivery-attempt.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
 import { redactErasedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
@@ -29,10 +28,11 @@ export interface IntegrationsDeps {
   cursors: CursorCodec;
   secrets: SecretBox;
   delivery: DeliverySettings;
-  sender: DeliverySender;
   /** Renders the sealed invite URLs of stored events for GET /events. */
   inviteUrls: EventInviteUrls;
   temporal: Client;
+  /** The attempts of retry workflows (their activities call `deliveries.attempt`). */
+  retries: RetryAttempts;
   logger: Logger;
   recruiting: ReturnType<typeof createRecruitingClient>;
   retention: RetentionSettings;
@@ -42,7 +42,7 @@ const Published = z.object({ id: z.string(), type: EventType, createdAt: z.strin
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, sender, inviteUrls, temporal, logger, recruiting, retention } = deps;
+  const { db, cursors, secrets, delivery, inviteUrls, temporal, retries, logger, recruiting, retention } = deps;
   /** After a commit that cancelled deliveries: their retry workflows end now. */
   const stop = (ids: string[]) => stopRetryWorkflows(temporal, ids, logger);
   const endpoint = z.object({ id: WebhookId });
@@ -83,11 +83,14 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .query(({ ctx, input }) => listAttempts(db, cursors, ctx.org, input)),
     }),
     deliveries: router({
-      /** One attempt of a retry workflow (its activity): ids in, the outcome out. */
+      /**
+       * One attempt of a retry workflow (its activity): ids and the activity's task token in;
+       * answered at once (accepted, busy or stopped), the activity completed with the outcome.
+       */
       attempt: systemOrgProcedure
-        .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable() }))
-        .output(z.object({ outcome: z.enum(['delivered', 'failed', 'gone', 'stopped']), retryAfterSeconds: z.number().nullable().optional() }))
-        .mutation(({ ctx, input }) => attemptRetry({ db, settings: delivery, sender, temporal, logger }, ctx.org, input)),
+        .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable(), taskToken: z.base64().max(4096) }))
+        .output(z.object({ outcome: z.enum(['accepted', 'busy', 'stopped']) }))
+        .mutation(({ ctx, input }) => retries.take(ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
         .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int() }))

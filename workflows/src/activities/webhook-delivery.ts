@@ -1,3 +1,4 @@
+import { activityInfo, CompleteAsyncError } from '@temporalio/activity';
 import type { createIntegrationsClient } from '@hireloop/integrations/client';
 
 export interface DeliveryDeps {
@@ -12,15 +13,28 @@ export interface DeliveryArgs {
   waitSeconds: number | null;
 }
 
+/** How a retry attempt ended, or `busy`: the endpoint had its cap of attempts in flight, none was made. */
+export type AttemptOutcome =
+  | { outcome: 'delivered' | 'gone' | 'stopped' | 'busy' }
+  | { outcome: 'failed'; retryAfterSeconds: number | null };
+
 /**
  * Webhook delivery activities. An attempt is made by the integrations service (the owner of the
  * payload, the secret and the keep-alive client): the workflow history holds ids only.
  */
 export function createDeliveryActivities({ integrations }: DeliveryDeps) {
   return {
-    async attemptDelivery(args: DeliveryArgs) {
+    /**
+     * Hands one attempt to integrations with this activity's task token. An accepted attempt
+     * completes the activity from integrations once it is recorded, so this worker's slot is free
+     * while the receiver takes its time (up to 15 s): hanging endpoints cannot use up the slots.
+     */
+    async attemptDelivery(args: DeliveryArgs): Promise<AttemptOutcome> {
       const { organizationId, ...input } = args;
-      return integrations.forOrganization(organizationId).deliveries.attempt.mutate(input);
+      const taskToken = Buffer.from(activityInfo().taskToken).toString('base64');
+      const { outcome } = await integrations.forOrganization(organizationId).deliveries.attempt.mutate({ ...input, taskToken });
+      if (outcome === 'accepted') throw new CompleteAsyncError();
+      return { outcome };
     },
     /** The retention purge of integrations: events, delivery attempts, relayed outbox rows. */
     async purgeWebhookEvents() {

@@ -136,6 +136,7 @@ export async function recordAttempt(
           ...last,
           status: wait === null ? 'failed' : 'retrying',
           attempts: sql`attempts + 1`,
+          lease_until: null,
           next_attempt_at: wait === null ? null : sql<Date>`now() + make_interval(secs => ${wait})`,
         })
         .execute();

@@ -25,10 +25,11 @@ interface Finished {
  * claim, then sends: no lock is held across the HTTP call.
  *
  * Isolation: the claim takes at most `endpointConcurrency` deliveries in flight per endpoint,
- * counted across every instance (leased rows), and interleaves endpoints and organizations
- * (round-robin by organization, random within one), so a slow or failing endpoint only delays
- * itself. A failed first attempt hands the delivery to its Temporal retry workflow; a lease that
- * expired (its dispatcher died mid-attempt) does too, and that workflow attempts at once.
+ * counted across every instance (leased rows, retry workflows' attempts included), and
+ * interleaves endpoints and organizations (round-robin by organization, random within one), so a
+ * slow or failing endpoint only delays itself. A failed first attempt hands the delivery to its
+ * Temporal retry workflow; a lease that expired (its dispatcher died mid-attempt) does too, and
+ * that workflow attempts at once.
  *
  * Successful attempts are recorded by group commit: the first one is written at once, and those
  * that finish while that transaction runs are written together by the next (`recordDelivered`),
@@ -94,7 +95,7 @@ export class Dispatcher {
             select id, next_attempt_at from integrations.deliveries x
             where x.webhook_id = t.webhook_id and x.task_queue = ${this.settings.taskQueue} and x.status = 'pending' and x.lease_until is null and x.next_attempt_at <= now()
             order by x.next_attempt_at, x.id
-            limit greatest(0, ${cap} - (select count(*) from integrations.deliveries y where y.webhook_id = t.webhook_id and y.status = 'pending' and y.lease_until is not null))
+            limit greatest(0, ${cap} - (select count(*) from integrations.deliveries y where y.webhook_id = t.webhook_id and y.status in ('pending', 'retrying') and y.lease_until > now()))
             for update skip locked
           ) x
         ) c

@@ -13,30 +13,110 @@ export interface RetryAttemptDeps {
   logger: Logger;
 }
 
+export interface RetryAttemptInput {
+  deliveryId: string;
+  generation: number;
+  /** The wait before the next attempt should this one fail (null: none, the schedule ends). */
+  waitSeconds: number | null;
+  /** The Temporal task token of the activity asking (base64): completed with the outcome. */
+  taskToken: string;
+}
+
 /**
- * One attempt of a retry workflow (its activity calls this): the payload and the secret are read
- * here, never carried by the workflow. A delivery that is no longer this generation's to retry
- * (delivered, cancelled, superseded by a manual retry or a replay, or its event purged) answers
- * `stopped`. `waitSeconds` is the wait before the next attempt should this one fail (null: none).
+ * What a retry workflow's activity is answered at once: `accepted` (the attempt is under way; the
+ * activity is completed with its Outcome once it is recorded), `busy` (the endpoint has its
+ * `endpointConcurrency` attempts in flight, or this instance its `totalConcurrency`: nothing was
+ * sent or logged, ask again shortly) or `stopped` (the delivery is no longer this generation's
+ * to retry: delivered, cancelled, superseded by a manual retry or a replay, or its event purged).
  */
-export async function attemptRetry(
-  deps: RetryAttemptDeps,
-  organizationId: string,
-  input: { deliveryId: string; generation: number; waitSeconds: number | null },
-): Promise<Outcome | { outcome: 'stopped' }> {
-  const { rows } = await sql<DeliveryWork & { status: string; webhook_status: string; deleted_at: Date | null }>`
-    select ${WORK_COLUMNS}, d.status, w.status as webhook_status, w.deleted_at
-    from integrations.deliveries d join integrations.events e on e.id = d.event_id join integrations.webhooks w on w.id = d.webhook_id
-    where d.id = ${input.deliveryId} and d.organization_id = ${organizationId}`.execute(deps.db);
-  const work = rows[0];
-  if (!work || work.status !== 'retrying' || work.generation !== input.generation) return { outcome: 'stopped' };
-  if (work.deleted_at || work.webhook_status !== 'enabled') {
-    await deps.db.updateTable('integrations.deliveries').set({ status: 'cancelled', next_attempt_at: null, updated_at: new Date() })
-      .where('id', '=', work.id).where('status', '=', 'retrying').execute();
-    return { outcome: 'stopped' };
+export type RetryAnswer = { outcome: 'accepted' } | { outcome: 'busy' } | { outcome: 'stopped' };
+
+/**
+ * The attempts of retry workflows (PRODUCT.md §8). The payload and the secret are read here,
+ * never carried by the workflow. The HTTP attempt runs here after the call has been answered, and
+ * its outcome completes the Temporal activity asynchronously: a worker's activity slot is held for
+ * the call, not for the receiver's answer (up to `timeoutMs`), so one organization's hanging
+ * endpoints cannot use up the worker's slots and hold up everyone's retries.
+ *
+ * Like the dispatcher's first attempts, retries take a lease on their delivery under the
+ * endpoint's cap (leased rows, counted across every instance and shared with the dispatchers).
+ * Should this process die mid-attempt, the activity times out and Temporal asks again; the lease
+ * has expired by then (`leaseMs` < the activity's deadline) and the attempt is made again.
+ */
+export class RetryAttempts {
+  private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: RetryAttemptDeps) {}
+
+  async take(organizationId: string, input: RetryAttemptInput): Promise<RetryAnswer> {
+    const { db, settings } = this.deps;
+    const { rows } = await sql<DeliveryWork & { status: string; webhook_status: string; deleted_at: Date | null }>`
+      select ${WORK_COLUMNS}, d.status, w.status as webhook_status, w.deleted_at
+      from integrations.deliveries d join integrations.events e on e.id = d.event_id join integrations.webhooks w on w.id = d.webhook_id
+      where d.id = ${input.deliveryId} and d.organization_id = ${organizationId}`.execute(db);
+    const work = rows[0];
+    if (!work || work.status !== 'retrying' || work.generation !== input.generation) return { outcome: 'stopped' };
+    if (work.deleted_at || work.webhook_status !== 'enabled') {
+      await db.updateTable('integrations.deliveries').set({ status: 'cancelled', lease_until: null, next_attempt_at: null, updated_at: new Date() })
+        .where('id', '=', work.id).where('status', '=', 'retrying').execute();
+      return { outcome: 'stopped' };
+    }
+    if (this.inFlight >= settings.totalConcurrency || !(await this.lease(work))) return { outcome: 'busy' };
+    this.inFlight++;
+    const run = this.attempt(work, input).finally(() => {
+      this.inFlight--;
+      this.running.delete(run);
+    });
+    this.running.add(run);
+    return { outcome: 'accepted' };
   }
-  const result = await deps.sender.send(work);
-  const { outcome, stopWorkflows } = await recordAttempt(deps.db, deps.settings, work, result, { handover: false, waitSeconds: input.waitSeconds });
-  if (stopWorkflows.length) await stopRetryWorkflows(deps.temporal, stopWorkflows.filter((id) => !id.startsWith(`deliver:${work.id}`)), deps.logger);
-  return outcome;
+
+  /** Waits for the attempts in flight (their activities would time out and be asked again otherwise). */
+  async stop(): Promise<void> {
+    await Promise.all(this.running);
+  }
+
+  /**
+   * Leases the delivery if its endpoint has fewer than `endpointConcurrency` attempts in flight
+   * (its leased rows, first attempts included); one transaction at a time per endpoint takes the
+   * count, so two instances cannot both take the last place. A lease left by a process that died
+   * mid-attempt is taken over once it has expired.
+   */
+  private lease(work: DeliveryWork): Promise<boolean> {
+    const { settings } = this.deps;
+    return this.deps.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-lease:${work.webhook_id}`}, 0))`.execute(trx);
+      const { rows } = await sql<{ id: string }>`
+        update integrations.deliveries d set lease_until = now() + make_interval(secs => ${settings.leaseMs / 1000}), updated_at = now()
+        where d.id = ${work.id} and d.status = 'retrying' and d.generation = ${work.generation} and (d.lease_until is null or d.lease_until <= now())
+          and (select count(*) from integrations.deliveries y
+               where y.webhook_id = ${work.webhook_id} and y.status in ('pending', 'retrying') and y.lease_until > now()) < ${settings.endpointConcurrency}
+        returning d.id`.execute(trx);
+      return rows.length > 0;
+    });
+  }
+
+  private async attempt(work: DeliveryWork, input: RetryAttemptInput): Promise<void> {
+    const { db, settings, sender, temporal, logger } = this.deps;
+    const taskToken = Buffer.from(input.taskToken, 'base64');
+    let outcome: Outcome;
+    try {
+      const result = await sender.send(work);
+      const recorded = await recordAttempt(db, settings, work, result, { handover: false, waitSeconds: input.waitSeconds });
+      if (recorded.stopWorkflows.length) await stopRetryWorkflows(temporal, recorded.stopWorkflows.filter((id) => !id.startsWith(`deliver:${work.id}`)), logger);
+      outcome = recorded.outcome;
+    } catch (err) {
+      // Not recorded: the activity fails and Temporal asks again once the lease has expired.
+      logger.warn({ err, deliveryId: work.id }, 'could not record a retry attempt; Temporal asks again');
+      await temporal.activity.fail(taskToken, new Error('The attempt could not be recorded.')).catch(() => undefined);
+      return;
+    }
+    try {
+      await temporal.activity.complete(taskToken, outcome);
+    } catch (err) {
+      // The attempt is logged; the activity times out and Temporal asks again (the delivery's state decides).
+      logger.warn({ err, deliveryId: work.id }, 'could not complete a retry attempt\'s activity');
+    }
+  }
 }
