@@ -20,10 +20,13 @@ export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRi
   return {
     /** Clients that act for one caller (an API key's organization and scopes). */
     forCaller: (call: CallContext) => ({ identity: identity(call), recruiting: recruiting(call), integrations: integrations(call) }),
-    /** The gateway itself, e.g. to verify an API key or a session. */
-    identityAsSystem: (requestId: string) => identity({ auth: system, requestId }),
-    /** The gateway itself on the candidate's invite page (the token is the credential). */
-    recruitingAsSystem: (requestId: string) => recruiting({ auth: system, requestId }),
+    /**
+     * The gateway itself, e.g. to verify an API key or a session. `ipPrefix` is the client's (its
+     * /24 or /48) for the audit rows of the writes the call makes: a console login or logout.
+     */
+    identityAsSystem: (requestId: string, ipPrefix?: string | null) => identity({ auth: system, requestId, ipPrefix }),
+    /** The gateway itself on the candidate's invite page (the token is the credential); `ipPrefix` as above. */
+    recruitingAsSystem: (requestId: string, ipPrefix?: string | null) => recruiting({ auth: system, requestId, ipPrefix }),
   };
 }
 export type ServiceClients = ReturnType<typeof createServiceClients>;

@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, newKey, newOrganizationWithKey, testIdentity, type ApiResponse } from '@hireloop/devstack/testing';
+import pg from 'pg';
+import { call, newKey, newOrganizationWithKey, testEnv, testIdentity, type ApiResponse } from '@hireloop/devstack/testing';
 import { ROOT } from '@hireloop/devstack/paths';
 import type { AuditEvent } from '@hireloop/contracts';
 import { startReceiver } from './webhook-receiver.js';
+import { declineInvite, newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 /**
  * The audit trail (PRODUCT.md §7, §10; issue 11 item 4): one event per write from each surface,
@@ -108,6 +110,117 @@ describe('one audit event per write, with its actor', () => {
     const ok = await call('PATCH', `/api/v1/positions/${b.body.data.id}`, { key: org.key, body: { title: 'B2' } });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual((await auditEvents(org.key, { resourceId: b.body.data.id })).map((e) => e.action), ['position.updated', 'position.created']);
+  });
+});
+
+describe('console sessions: a login and a logout are their user\'s writes', () => {
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  before(async () => {
+    org = await newOrganizationWithKey(['admin']);
+  });
+
+  it('records session.created and session.revoked with the user, the request and the /24; a failed login or a second logout records none', async () => {
+    const email = `session-${unique()}@example.test`;
+    const user = await testIdentity().system.users.create.mutate({ organizationId: org.organization.id, email, name: 'Session Keeper', password: 'a long password' });
+    const actor = { type: 'user', id: user.id, name: 'Session Keeper' };
+    const everything = () => auditEvents(org.key);
+    const untouched = await everything();
+
+    const failed = await call('POST', '/auth/login', { body: { email, password: 'not the password' } });
+    assert.equal(failed.status, 401, failed.text);
+    assert.deepEqual(await everything(), untouched, 'a failed login writes no session and records nothing');
+
+    const login = await call('POST', '/auth/login', { body: { email, password: 'a long password' } });
+    assert.equal(login.status, 200, login.text);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const created = await auditEvents(org.key, { actorId: user.id });
+    assert.equal(created.length, 1, JSON.stringify(created));
+    const [session] = created as [AuditEvent];
+    assert.equal(session.action, 'session.created');
+    assert.equal(session.resource.type, 'session');
+    assert.match(session.resource.id, /^ses_/);
+    assert.deepEqual(session.actor, actor);
+    assert.equal(session.requestId, login.headers.get('x-request-id'));
+    assert.equal(session.ip, '127.0.0.0/24');
+    assert.ok(!JSON.stringify(session).includes(email), 'ids only: no e-mail in the event');
+
+    const logout = await call('POST', '/auth/logout', { headers: { cookie } });
+    assert.equal(logout.status, 204, logout.text);
+    const loggedOut = await auditEvents(org.key, { actorId: user.id });
+    assert.equal(loggedOut.length, 2, JSON.stringify(loggedOut));
+    const revoked = loggedOut[0]!;
+    assert.equal(revoked.action, 'session.revoked');
+    assert.deepEqual(revoked.resource, session.resource, 'the session the login opened');
+    assert.deepEqual(revoked.actor, actor);
+    assert.equal(revoked.requestId, logout.headers.get('x-request-id'));
+    assert.equal(revoked.ip, '127.0.0.0/24');
+
+    assert.equal((await call('POST', '/auth/logout', { headers: { cookie } })).status, 204);
+    assert.deepEqual(await auditEvents(org.key, { actorId: user.id }), loggedOut, 'a revoked session is not revoked again');
+  });
+});
+
+describe('invite page: the candidate\'s actions are audited as the invite page\'s', () => {
+  let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
+  let positionId: string;
+  let db: pg.Client;
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    positionId = (await newPosition(org.key)).id;
+    db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+  });
+  after(() => db.end());
+  const invite = { type: 'system', id: 'invite', name: 'Candidate on the invite page' };
+  const actionsOn = async (id: string) => (await auditEvents(org.key, { resourceId: id })).map((e) => e.action);
+
+  /** The newest event on the interview: the one the form recorded, by the invite page, from this request and /24, without personal data. */
+  async function recorded(interview: Awaited<ReturnType<typeof schedule>>, action: string, requestId: string | null) {
+    const [event] = await auditEvents(org.key, { resourceId: interview.id });
+    assert.ok(event);
+    assert.equal(event.action, action, JSON.stringify(event));
+    assert.deepEqual(event.actor, invite);
+    assert.deepEqual(event.resource, { type: 'interview', id: interview.id });
+    assert.ok(requestId);
+    assert.equal(event.requestId, requestId);
+    assert.equal(event.ip, '127.0.0.0/24');
+    const text = JSON.stringify(event);
+    assert.ok(!text.includes(interview.candidate.email) && !text.includes('Ada'), 'ids only: no e-mail or name in the event');
+  }
+
+  it('start (with consent) and submit each record one event', async () => {
+    const i = await schedule(org.key, positionId);
+    const token = tokenOf(i.inviteUrl);
+    const started = await startInvite(token);
+    assert.equal(started.status, 303, started.text);
+    await recorded(i, 'interview.started', started.requestId);
+    assert.deepEqual(await actionsOn(i.id), ['interview.started', 'interview.scheduled']);
+    assert.equal((await startInvite(token)).status, 303, 'starting again changes nothing');
+    assert.deepEqual(await actionsOn(i.id), ['interview.started', 'interview.scheduled'], 'and records nothing');
+
+    const submitted = await submitInvite(token, ['Because.', 'A race.']);
+    assert.equal(submitted.status, 303, submitted.text);
+    await recorded(i, 'interview.submitted', submitted.requestId);
+    assert.deepEqual(await actionsOn(i.id), ['interview.submitted', 'interview.started', 'interview.scheduled']);
+  });
+
+  it('decline records one event; declining again records none', async () => {
+    const i = await schedule(org.key, positionId);
+    const token = tokenOf(i.inviteUrl);
+    const declined = await declineInvite(token);
+    assert.equal(declined.status, 303, declined.text);
+    await recorded(i, 'interview.declined', declined.requestId);
+    assert.equal((await declineInvite(token)).status, 303);
+    assert.deepEqual(await actionsOn(i.id), ['interview.declined', 'interview.scheduled']);
+  });
+
+  it('consent to an interview started before consent existed records interview.consented', async () => {
+    const i = await schedule(org.key, positionId);
+    await db.query(`update recruiting.interviews set status = 'in_progress', started_at = now() where id = $1`, [i.id]);
+    const consented = await startInvite(tokenOf(i.inviteUrl));
+    assert.equal(consented.status, 303, consented.text);
+    await recorded(i, 'interview.consented', consented.requestId);
+    assert.deepEqual(await actionsOn(i.id), ['interview.consented', 'interview.scheduled']);
   });
 });
 

@@ -32,7 +32,7 @@ export async function postForm(path: string, fields: [string, string][] = []) {
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
-  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+  return { status: res.status, location: res.headers.get('location'), requestId: res.headers.get('x-request-id'), text: await res.text() };
 }
 
 /** "I agree, start": the consent the start form carries, with the current notice's version. */

@@ -1,5 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, appErrorFromClientError, type Logger } from '@hireloop/platform';
+import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
@@ -32,6 +32,8 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     const organization = await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId });
     return invitePage(view, token, organization.name, problem);
   };
+  /** Recruiting's invite procedures for this request; the client's address prefix goes to the audit rows of its writes. */
+  const recruitingFor = (req: Request) => services.recruitingAsSystem(locals(req).requestId, clientIpPrefix(req.ip));
   const field = (req: Request, name: string) => {
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : undefined;
@@ -40,7 +42,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
   router.get('/:token', async (req, res) => {
     const token = req.params['token']!;
     try {
-      const view = await services.recruitingAsSystem(locals(req).requestId).invites.view.query({ token });
+      const view = await recruitingFor(req).invites.view.query({ token });
       res.type('html').send(await render(req, view, token));
     } catch (err) {
       fail(req, res, err);
@@ -51,7 +53,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
   // and the version of the notice it showed. A post without them gets the page again, 422.
   router.post('/:token/start', async (req, res) => {
     const token = req.params['token']!;
-    const recruiting = services.recruitingAsSystem(locals(req).requestId);
+    const recruiting = recruitingFor(req);
     const noticeVersion = field(req, 'notice');
     try {
       if (field(req, 'consent') !== 'agree' || !noticeVersion) {
@@ -71,7 +73,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     const token = req.params['token']!;
     const raw = (req.body as { answer?: string | string[] } | undefined)?.answer ?? [];
     const answers = (Array.isArray(raw) ? raw : [raw]).map((a) => String(a));
-    const recruiting = services.recruitingAsSystem(locals(req).requestId);
+    const recruiting = recruitingFor(req);
     try {
       await recruiting.invites.submit.mutate({ token, answers });
       res.redirect(303, `/i/${encodeURIComponent(token)}`);
@@ -94,7 +96,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
   router.post('/:token/decline', async (req, res) => {
     const token = req.params['token']!;
     try {
-      await services.recruitingAsSystem(locals(req).requestId).invites.decline.mutate({ token });
+      await recruitingFor(req).invites.decline.mutate({ token });
     } catch (err) {
       // Declining after starting, or a page left open after expiry: show the page as it now is.
       if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);

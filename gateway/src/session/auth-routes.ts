@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { text } from '@hireloop/contracts';
-import { AppError, rethrowServiceError, zodIssuesToDetails } from '@hireloop/platform';
+import { AppError, clientIpPrefix, rethrowServiceError, zodIssuesToDetails } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { sendError } from '../api/errors.js';
@@ -21,8 +21,9 @@ export function authRoutes(services: ServiceClients, options: { secureCookies: b
     if (!parsed.success) return sendError(req, res, new AppError('validation_failed', 'E-mail and password are required.', zodIssuesToDetails(parsed.error)));
     try {
       // req.ip honours the `trust proxy` setting (TRUST_PROXY): behind a proxy, the client it saw.
+      // The address goes to the login throttle; only its prefix to the audit trail.
       const session = await services
-        .identityAsSystem(locals(req).requestId)
+        .identityAsSystem(locals(req).requestId, clientIpPrefix(req.ip))
         .sessions.login.mutate({ ...parsed.data, ip: req.ip ?? null })
         .catch(rethrowServiceError);
       if (session.outcome === 'throttled') {
@@ -39,7 +40,7 @@ export function authRoutes(services: ServiceClients, options: { secureCookies: b
   router.post('/logout', async (req, res, next) => {
     const token = readSessionCookie(req);
     try {
-      if (token) await services.identityAsSystem(locals(req).requestId).sessions.logout.mutate({ token }).catch(rethrowServiceError);
+      if (token) await services.identityAsSystem(locals(req).requestId, clientIpPrefix(req.ip)).sessions.logout.mutate({ token }).catch(rethrowServiceError);
       res.clearCookie(SESSION_COOKIE, cookie);
       res.status(204).end();
     } catch (err) {

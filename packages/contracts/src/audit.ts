@@ -6,11 +6,17 @@ import { ListQuery } from './recruiting.js';
 export const AuditEventId = prefixedId(ID_PREFIXES.auditEvent);
 
 /**
- * Who acted: an API key (`key_…`), a console user (`usr_…`), or the platform itself (`system`, or
- * an operator CLI such as `cli:keys`).
+ * Who acted: an API key (`key_…`), a console user (`usr_…`), or the platform itself (`system`, an
+ * operator CLI such as `cli:keys`, or the candidate on the invite page: INVITE_PAGE_ACTOR).
  */
 export const AuditActorType = z.enum(['api_key', 'user', 'system']);
 export type AuditActorType = z.infer<typeof AuditActorType>;
+
+/**
+ * The actor id (type `system`) of the candidate's actions on the invite page (consent, decline,
+ * start, submit): the candidate holds no key or login, and the row names no person.
+ */
+export const INVITE_PAGE_ACTOR = 'invite';
 
 /** An actor or resource id as stored: ids only, never a name or an e-mail. */
 const AuditRef = z.string().max(100);

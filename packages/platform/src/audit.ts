@@ -93,13 +93,18 @@ export interface AuditResource {
  * Records that the running call did `action` to `resource` in `organizationId`. Call it with the
  * transaction that makes the change (like recordEvent): the row exists exactly when the change
  * does. Ids only: no name, e-mail or other personal data goes into an audit row.
+ *
+ * `actorId` names the actor when the call's caller is not it: a console login, made by the
+ * platform for a user whom only the password proves (`usr_…`), or the candidate's invite page
+ * (INVITE_PAGE_ACTOR). The request id and address prefix are still the call's.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function recordAudit(trx: Transaction<any> | Kysely<any>, schema: string, organizationId: string, action: string, resource: AuditResource): Promise<void> {
+export async function recordAudit(trx: Transaction<any> | Kysely<any>, schema: string, organizationId: string, action: string, resource: AuditResource, actorId?: string): Promise<void> {
   const context = scope.getStore() ?? { actorId: SYSTEM_SUBJECT, requestId: null, ipPrefix: null };
+  const actor = actorId ?? context.actorId;
   await sql`insert into ${sql.id(schema, 'audit_events')}
               (id, organization_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix)
-            values (${newId(ID_PREFIXES.auditEvent)}, ${organizationId}, ${auditActorType(context.actorId)}, ${context.actorId}, ${action},
+            values (${newId(ID_PREFIXES.auditEvent)}, ${organizationId}, ${auditActorType(actor)}, ${actor}, ${action},
                     ${resource.type}, ${resource.id}, ${context.requestId}, ${context.ipPrefix})`.execute(trx);
 }
 

@@ -1,5 +1,5 @@
 import { AppError, listAuditRecords, newestAuditFirst, type CursorCodec } from '@hireloop/platform';
-import type { AuditEvent, AuditFilters, AuditRecord, AuditSliceQuery, ListAuditEventsQuery, Scope } from '@hireloop/contracts';
+import { INVITE_PAGE_ACTOR, type AuditEvent, type AuditFilters, type AuditRecord, type AuditSliceQuery, type ListAuditEventsQuery, type Scope } from '@hireloop/contracts';
 import { SCHEMA, type Db } from '../db.js';
 
 /** Another service's slice of the audit trail (recruiting, integrations), read through its router. */
@@ -29,8 +29,9 @@ export async function listAuditEvents(db: Db, codec: CursorCodec, sources: Audit
   return { items: await withActorNames(db, organizationId, items), nextCursor };
 }
 
-/** The name of a platform actor: an operator CLI by its command, anything else is the platform. */
+/** The name of a platform actor: an operator CLI by its command, the invite page's candidate, or the platform. */
 function systemActorName(id: string): string {
+  if (id === INVITE_PAGE_ACTOR) return 'Candidate on the invite page';
   return id.startsWith('cli:') ? `npm run ${id.slice(4)}` : 'Hireloop';
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, newId, purgeInBatches, sql, type Kysely } from '@hireloop/platform';
+import { AppError, newId, purgeInBatches, recordAudit, sql, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type User } from '@hireloop/contracts';
-import type { Db, IdentityDB } from '../db.js';
+import { SCHEMA, type Db, type IdentityDB } from '../db.js';
 import type { Passwords } from './passwords.js';
 import { beginLoginAttempt, loginSucceeded, normaliseEmail, type LoginThrottlePolicy } from './login-throttle.js';
 
@@ -46,10 +46,12 @@ export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { em
   }
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.ttlHours * 3600_000);
-  await db
-    .insertInto('identity.sessions')
-    .values({ id: newId(ID_PREFIXES.session), token_hash: hashToken(token), user_id: user.id, expires_at: expiresAt })
-    .execute();
+  const sessionId = newId(ID_PREFIXES.session);
+  // The platform calls, but the user the password proved is the one who acted (audit.ts).
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('identity.sessions').values({ id: sessionId, token_hash: hashToken(token), user_id: user.id, expires_at: expiresAt }).execute();
+    await recordAudit(trx, SCHEMA, user.org_id, 'session.created', { type: 'session', id: sessionId }, user.id);
+  });
   return {
     outcome: 'session',
     token,
@@ -71,8 +73,20 @@ export async function verifySession(db: Db, token: string): Promise<User | null>
   return row ? { id: row.id, email: row.email, name: row.name, organization: { id: row.org_id, name: row.org_name } } : null;
 }
 
-export async function logout(db: Db, token: string): Promise<void> {
-  await db.updateTable('identity.sessions').set({ revoked_at: new Date() }).where('token_hash', '=', hashToken(token)).where('revoked_at', 'is', null).execute();
+/** Revokes the session, recorded as its user's `session.revoked`; an unknown or revoked token writes nothing. */
+export async function logout(db: Kysely<IdentityDB>, token: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('identity.sessions')
+      .set({ revoked_at: new Date() })
+      .where('token_hash', '=', hashToken(token))
+      .where('revoked_at', 'is', null)
+      .returning(['id', 'user_id'])
+      .executeTakeFirst();
+    if (!revoked) return;
+    const user = await trx.selectFrom('identity.users').select('organization_id').where('id', '=', revoked.user_id).executeTakeFirstOrThrow();
+    await recordAudit(trx, SCHEMA, user.organization_id, 'session.revoked', { type: 'session', id: revoked.id }, revoked.user_id);
+  });
 }
 
 /**

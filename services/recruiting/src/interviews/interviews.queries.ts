@@ -1,5 +1,5 @@
 import { AppError, changedSince, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
+import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
 import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
@@ -178,6 +178,14 @@ export async function expireOverdueInterviews(db: Kysely<RecruitingDB>, tokens: 
   });
 }
 
+/**
+ * The audit row of a candidate's action on the invite page: the actor is the page
+ * (INVITE_PAGE_ACTOR), since the candidate holds no key or login, and the row names no person.
+ */
+function recordCandidateAudit(trx: Db, row: { id: string; organization_id: string }, action: `interview.${'consented' | 'started' | 'declined' | 'submitted'}`) {
+  return recordAudit(trx, SCHEMA, row.organization_id, action, { type: 'interview', id: row.id }, INVITE_PAGE_ACTOR);
+}
+
 /** The candidate's side, by invite token. */
 export async function findByInviteToken(db: Db, token: string, forUpdate = false) {
   let q = selectInterviews(db)
@@ -204,9 +212,12 @@ export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, t
     if (status === 'in_progress') {
       if (row.consent_given_at) return toInterview(row, tokens);
       const updated = await trx.updateTable('recruiting.interviews').set({ ...consent, updated_at: new Date() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+      await recordCandidateAudit(trx, row, 'interview.consented');
       return toInterview({ ...updated, candidate_email: row.candidate_email, candidate_name: row.candidate_name }, tokens);
     }
     if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
+    // One event: `interview.started` carries the consent given with it.
+    await recordCandidateAudit(trx, row, 'interview.started');
     return transition(trx, tokens, row, 'in_progress', { started_at: new Date(), ...consent });
   });
 }
@@ -222,6 +233,7 @@ export function declineInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens,
     const status = effectiveStatus(row);
     if (status === 'declined') return toInterview(row, tokens);
     if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
+    await recordCandidateAudit(trx, row, 'interview.declined');
     return transition(trx, tokens, row, 'declined', { declined_at: new Date() });
   });
 }
@@ -241,6 +253,7 @@ export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
       throw new AppError('validation_failed', `Answer all ${row.questions.length} questions.`, [{ path: 'answers', message: `expected ${row.questions.length} answers` }]);
     }
     const interview = await transition(trx, tokens, row, 'completed', { completed_at: new Date(), answers: JSON.stringify(answers) });
+    await recordCandidateAudit(trx, row, 'interview.submitted');
     await trx.insertInto('recruiting.evaluations').values({ interview_id: row.id, organization_id: row.organization_id, status: 'processing', strengths: '[]', concerns: '[]', competencies: '[]' }).execute();
     await enqueueWorkflowStart(trx, SCHEMA, {
       workflowId: `evaluate:${row.id}`,

@@ -82,7 +82,7 @@ function FilterForm({ initial, onApply }: { initial: FilterValues; onApply: (val
         <Field label="Action" hint="For example candidate.updated or api_key.revoked." optional error={form.errors['action']}>
           {(p) => <input {...p} name="action" type="text" maxLength={100} value={values.action} onChange={set('action')} />}
         </Field>
-        <Field label="Actor id" hint="A key (key_…), a user (usr_…) or a tool (cli:keys)." optional error={form.errors['actorId']}>
+        <Field label="Actor id" hint="A key (key_…), a user (usr_…), a tool (cli:keys) or the invite page (invite)." optional error={form.errors['actorId']}>
           {(p) => <input {...p} name="actorId" type="text" maxLength={100} value={values.actorId} onChange={set('actorId')} />}
         </Field>
         <Field label="Resource id" hint="A candidate, position, webhook… id." optional error={form.errors['resourceId']}>
