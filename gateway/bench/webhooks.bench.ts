@@ -116,7 +116,7 @@ interface RunResult {
   /** Requests the hanging receivers got during the burst and idle runs (none answered). */
   hung: { attempts: number } | null;
   /** The replay of the burst's events: latency from the replay's 202 to each arrival. */
-  replay: { expected: number; latencies: number[]; spanMs: number } | null;
+  replay: { expected: number; latencies: number[]; spanMs: number; cpu: ReturnType<typeof cpuBetween> | null } | null;
 }
 
 /**
@@ -241,6 +241,7 @@ async function runWith({ bench, db, receiver, cpuSources }: Context, spec: RunSp
     const [path, webhookId] = [...webhookIdOf][0]!;
     step(`${label}: replaying the burst's ${burst} events to ${path}`);
     const window = { since: new Date(burstStarted - 1000).toISOString(), until: new Date(burstDone).toISOString() };
+    const replayCpuBefore = HAS_PROC ? snapshotCpu(cpuSources) : null;
     const sent = Date.now();
     const res = await api(gatewayUrl, org.apiKey.key, 'POST', `/webhooks/${webhookId}/replay`, window);
     const accepted = Date.now();
@@ -251,7 +252,8 @@ async function runWith({ bench, db, receiver, cpuSources }: Context, spec: RunSp
       return [...first.values()];
     };
     const got = again(await waitFor(read, (a) => again(a).length >= burst, DELIVERY_TIMEOUT_MS));
-    replay = { expected: burst, latencies: got.map((at) => at - accepted), spanMs: Math.max(...got) - sent };
+    const replayCpu = replayCpuBefore ? cpuBetween(replayCpuBefore, snapshotCpu(cpuSources)) : null;
+    replay = { expected: burst, latencies: got.map((at) => at - accepted), spanMs: Math.max(...got) - sent, cpu: replayCpu };
   }
 
   step(`${label}, ${webhooks} webhook(s): ${IDLE_EVENTS} single positions, each delivered to every healthy webhook before the next`);
@@ -381,7 +383,11 @@ await runBench('bench-webhooks', async (bench) => {
       '',
       `| webhooks (N) | ${names.join(' | ')} | total | CPU busy | other processes |`,
       `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|`,
-      ...results.map(({ webhooks, deliveries, cpu }) => {
+      ...[
+        ...results.map(({ webhooks, deliveries, cpu }) => ({ label: String(webhooks), deliveries, cpu })),
+        // The replay row: the delivery path alone (no event creation in front of it).
+        ...results.filter((r) => r.replay?.cpu).map((r) => ({ label: `${r.webhooks} (replay)`, deliveries: r.replay!.latencies.length, cpu: r.replay!.cpu })),
+      ].map(({ label: webhooks, deliveries, cpu }) => {
         if (!cpu) return `| ${webhooks} |`;
         const per = (v: number) => (v / Math.max(1, deliveries)).toFixed(1);
         const counted = [...cpu.bySource.values()].reduce((a, b) => a + b, 0);
