@@ -1,9 +1,6 @@
 // A table on wide screens that becomes a list of cards below 720 px (CSS: each cell shows its
 // column name from data-label), so nothing overflows the page at 390 px and actions stay reachable.
 import type { ReactNode } from 'react';
-import type { UseQueryResult } from '@tanstack/react-query';
-import { QueryView } from './PageState.js';
-import { Pager, type CursorPages } from './Pager.js';
 
 export interface Column<T> {
   /** Column header (also the label of the cell in the narrow layout). */
@@ -44,29 +41,5 @@ export function DataTable<T>({ caption, columns, rows, rowKey }: {
         </tbody>
       </table>
     </div>
-  );
-}
-
-/**
- * A cursor list query as a table with its states and pager: the common shape of a list view.
- *   <PagedTable query={list} pages={pages} caption="Webhooks" columns={columns} rowKey={(w) => w.id} empty="No webhooks yet." />
- */
-export function PagedTable<T, E>({ query, pages, caption, columns, rowKey, empty }: {
-  query: UseQueryResult<{ items: T[]; nextCursor: string | null }, E>;
-  pages: CursorPages;
-  caption: string;
-  columns: Array<Column<T>>;
-  rowKey: (row: T) => string;
-  empty: ReactNode;
-}) {
-  return (
-    <QueryView query={query} isEmpty={(d) => d.items.length === 0 && pages.page === 1} empty={empty}>
-      {(data) => (
-        <>
-          <DataTable caption={caption} columns={columns} rows={data.items} rowKey={rowKey} />
-          <Pager pages={pages} nextCursor={data.nextCursor} label={`${caption} pages`} />
-        </>
-      )}
-    </QueryView>
   );
 }

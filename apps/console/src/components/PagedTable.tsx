@@ -14,14 +14,15 @@ export function PagedTable<T, E = unknown>({ query, pages, caption, columns, row
   rowKey: (row: T) => string;
   /** What an empty first page says. */
   empty: ReactNode;
-  pagerLabel: string;
+  /** The pager's accessible name; `<caption> pages` by default. */
+  pagerLabel?: string;
 }) {
   return (
     <QueryView query={query} isEmpty={(d) => d.items.length === 0 && pages.page === 1} empty={empty}>
       {(data) => (
         <>
           <DataTable caption={caption} columns={columns} rows={data.items} rowKey={rowKey} />
-          <Pager pages={pages} nextCursor={data.nextCursor} label={pagerLabel} />
+          <Pager pages={pages} nextCursor={data.nextCursor} label={pagerLabel ?? `${caption} pages`} />
         </>
       )}
     </QueryView>

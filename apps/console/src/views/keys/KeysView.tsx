@@ -4,7 +4,8 @@ import { CreateApiKeyInput, SCOPES, type ApiKey, type CreatedApiKey, type Scope 
 import { identity, errorMessage } from '../../trpc.js';
 import { apiBaseUrl } from '../../config.js';
 import { useCursorPages } from '../../components/Pager.js';
-import { PagedTable, type Column } from '../../components/DataTable.js';
+import type { Column } from '../../components/DataTable.js';
+import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SecretOnce } from '../../components/SecretOnce.js';

@@ -5,7 +5,8 @@ import { DeliveryStatus, ReplayBody, SubscribableEvent, UpdateWebhookFields, typ
 import { integrations, errorMessage } from '../../trpc.js';
 import { ErrorState, Loading } from '../../components/PageState.js';
 import { useCursorPages } from '../../components/Pager.js';
-import { PagedTable, type Column } from '../../components/DataTable.js';
+import type { Column } from '../../components/DataTable.js';
+import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SecretOnce } from '../../components/SecretOnce.js';

@@ -4,7 +4,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { CreateWebhookBody, type CreatedWebhook, type Webhook } from '@hireloop/contracts';
 import { integrations, errorMessage } from '../../trpc.js';
 import { useCursorPages } from '../../components/Pager.js';
-import { PagedTable, type Column } from '../../components/DataTable.js';
+import type { Column } from '../../components/DataTable.js';
+import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
 import { formatTime } from '../../components/format.js';
