@@ -43,6 +43,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
   let task: { id: string; kind: string; status: string; candidateId: string | null };
   let scoreBefore: number;
   let relayedEarly: PublishedEvent;
+  let namingTaskId: string;
 
   before(async () => {
     org = await newOrganizationWithKey(['read', 'write', 'admin']);
@@ -100,6 +101,14 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     // Every event about the person has reached the event store (and the receiver) before the erasure.
     await eventually(async () => receiver.of('hiring_flow.candidate_enrolled').length + receiver.of('evaluation.reviewed').length, (n) => n >= 2, 30_000);
 
+    // A stored task request that names the person by id and in words (no route stores one today;
+    // a task kind that takes a candidate would): the scrub keeps its ids only.
+    namingTaskId = newId(ID_PREFIXES.task);
+    await db.query(
+      `insert into integrations.tasks (id, organization_id, kind, status, input) values ($1, $2, 'job_description', 'succeeded', $3)`,
+      [namingTaskId, org.organization.id, JSON.stringify({ title: `Brief for ${person.name}`, candidateId, interview: { id: interview.id, contact: person.email } })],
+    );
+
     // The envelope recruiting's outbox relay reads for the interview (it names the person), kept
     // to be handed in after the scrub as a relay round trip that straddled it would.
     const outboxRow = (await db.query('select payload from recruiting.outbox where organization_id = $1 and type = $2', [org.organization.id, 'interview.scheduled'])).rows[0];
@@ -108,7 +117,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
 
     // The scan below finds the person before the erasure (so it can fail after it).
     const before = await tablesHolding(db, needles);
-    for (const table of ['recruiting.candidates', 'recruiting.interviews', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events']) {
+    for (const table of ['recruiting.candidates', 'recruiting.interviews', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events', 'integrations.tasks']) {
       assert.ok(before.includes(table), `${table} holds the person before the erasure (found in ${before.join(', ')})`);
     }
 
@@ -187,6 +196,14 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     const enrolledEvent = list.body.data.find((e: { type: string }) => e.type === 'hiring_flow.candidate_enrolled');
     assert.equal(enrolledEvent.data.id, enrollmentId);
     assert.equal(enrolledEvent.data.redacted, true);
+  });
+
+  it('a stored task request that names the person keeps its kind, status and ids only', async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const row = (await db.query('select kind, status, input from integrations.tasks where id = $1', [namingTaskId])).rows[0];
+    assert.deepEqual(row, { kind: 'job_description', status: 'succeeded', input: { candidateId, interview: { id: interview.id }, redacted: true } });
+    const own = (await db.query('select input from integrations.tasks where id = $1', [task.id])).rows[0];
+    assert.deepEqual(own.input, { candidateId }, 'the erasure task\'s own request (ids only) is left as it is');
   });
 
   it('counts and scores of the interview remain, as anonymous rows', async () => {

@@ -148,7 +148,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         }),
       scrub: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId, relatedIds: z.array(z.string().max(100)).max(10_000) }))
-        .output(z.object({ events: z.number().int(), outbox: z.number().int(), excerpts: z.number().int(), atsEvents: z.number().int() }))
+        .output(z.object({ events: z.number().int(), outbox: z.number().int(), excerpts: z.number().int(), atsEvents: z.number().int(), tasks: z.number().int() }))
         .mutation(({ ctx, input }) => scrubErasedPerson(db, ctx.org, input.candidateId, [input.candidateId, ...input.relatedIds])),
       finish: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId }))

@@ -1,4 +1,5 @@
-import { appErrorFromClientError, enqueueWorkflowStart, mentionsAnyId, newId, recordAudit, recordEvent, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
+import { isDeepStrictEqual } from 'node:util';
+import { appErrorFromClientError, enqueueWorkflowStart, idsOnly, mentionsAnyId, newId, recordAudit, recordEvent, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
 import type { Expression, SqlBool } from 'kysely';
 import { ID_PREFIXES, type Task } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
@@ -122,12 +123,36 @@ async function redactAtsEventsByEmail(db: Kysely<IntegrationsDB>, organizationId
 }
 
 /**
+ * Stored task requests that name one of the person's ids keep their ids only, marked
+ * `redacted: true`, as the events' payloads do (the task keeps its kind, status and result). An
+ * input that holds ids only already (an erasure's own `{candidateId}`) is left as it is.
+ */
+async function redactTaskInputs(trx: Db, organizationId: string, ids: string[]): Promise<number> {
+  const rows = await trx
+    .selectFrom('integrations.tasks')
+    .select(['id', 'input'])
+    .where('organization_id', '=', organizationId)
+    .where(mentionsAnyId('input', ids))
+    .where(sql<boolean>`not coalesce((input ->> 'redacted')::boolean, false)`)
+    .forUpdate()
+    .execute();
+  let redacted = 0;
+  for (const row of rows) {
+    const kept = idsOnly(row.input);
+    if (isDeepStrictEqual(kept, row.input)) continue;
+    await trx.updateTable('integrations.tasks').set({ input: JSON.stringify({ ...(kept && typeof kept === 'object' ? kept : {}), redacted: true }) }).where('id', '=', row.id).execute();
+    redacted++;
+  }
+  return redacted;
+}
+
+/**
  * The erasure workflow's integrations step. `ids` are the person's: the candidate's and those of
  * their interviews and enrollments. The stored events that mention one (the events list, replays
  * and pending retries read them) and the outbox rows keep their type and ids only; the response
  * excerpts of their delivery attempts go (a receiver may echo what it got); inbound ATS events
  * that resolved to the candidate lose the candidate's details (those that name the e-mail went at
- * DELETE, redactAtsEventsByEmail). The ids stay as tombstones, so events that reach integrations
+ * DELETE, redactAtsEventsByEmail); stored task requests that name them keep their ids only. The ids stay as tombstones, so events that reach integrations
  * later (a relay that read them before this step) are stored redacted (erasure-tombstones.ts).
  * Running it again changes nothing.
  */
@@ -145,7 +170,8 @@ export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: st
         )
       : 0;
     const atsEvents = await redactAtsEvents(trx, organizationId, mentionsAnyId('result', [candidateId]));
-    return { events, outbox, excerpts, atsEvents };
+    const tasks = await redactTaskInputs(trx, organizationId, ids);
+    return { events, outbox, excerpts, atsEvents, tasks };
   });
 }
 

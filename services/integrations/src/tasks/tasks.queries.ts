@@ -69,6 +69,7 @@ async function insertJobDescriptionTask(trx: Db, taskQueue: string, organization
 export async function jobDescriptionInput(db: Db, organizationId: string, id: string): Promise<CreateJobDescriptionBody> {
   const row = await getTaskRow(db, organizationId, id);
   if (row.kind !== 'job_description') throw new AppError('conflict', `Task ${id} is not a job description.`);
+  if ((row.input as { redacted?: unknown }).redacted === true) throw new AppError('conflict', `The request of task ${id} was erased with a person it named.`);
   return CreateJobDescriptionBody.parse(row.input);
 }
 
