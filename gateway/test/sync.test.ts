@@ -137,6 +137,29 @@ describe('GET /api/v1/candidates?updatedAfter=… (incremental sync)', () => {
   });
 });
 
+describe('updatedAfter takes every RFC 3339 instant', () => {
+  // Found by schemathesis (docs/reliability.md "Independent fuzzing"): Postgres refuses offsets
+  // beyond ±15:59 and the year 0000, and the watermark reached it as the client wrote it: a 500.
+  it('offsets up to ±23:59 and the years 0000 and 9999 answer 200, on every list that takes it', async () => {
+    const org = await newOrg();
+    for (let i = 0; i < 2; i++) await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('tz'), name: `Offset ${i}` } });
+    for (const list of ['candidates', 'positions', 'interviews']) {
+      for (const after of ['2147-12-06T03:29:40.54+22:53', '2020-01-01T00:00:00.123456789-23:59', '0000-01-01T00:00:00Z', '0000-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59']) {
+        const res = await call('GET', `/api/v1/${list}?updatedAfter=${encodeURIComponent(after)}`, { key: org.key });
+        assert.equal(res.status, 200, `${list} ${after}: ${res.text}`);
+        if (after.startsWith('9999') || after.startsWith('2147')) assert.deepEqual(res.body.data, [], `${list} ${after}`);
+      }
+    }
+    // The year 0000 is the beginning: the walk sees everything; +23:59 is that many hours earlier than UTC.
+    const seen: Item[] = [];
+    await syncUntil(org.key, `/api/v1/candidates?updatedAfter=0000-01-01T00:00:00Z&limit=1`, seen, async () => seen.length === 2);
+    const shifted: Item[] = [];
+    const aDayAhead = new Date(Date.parse(seen[0]!.updatedAt) + 23 * 3600_000).toISOString().replace('Z', '+23:59');
+    await syncUntil(org.key, `/api/v1/candidates?updatedAfter=${encodeURIComponent(aDayAhead)}`, shifted, async () => shifted.length === 2);
+    assert.deepEqual(shifted.map((i) => i.id), seen.map((i) => i.id));
+  });
+});
+
 describe('updatedAfter on positions and interviews', () => {
   it('a position change, an interview status change and a candidate rename each appear again later in the walk', async () => {
     const org = await newOrg();

@@ -35,8 +35,28 @@ export function changedSince(after: string, position: SyncPosition | undefined, 
   const updated = col('updated_at', table);
   const id = col('id', table);
   const horizon = sql<boolean>`${updated} <= statement_timestamp() - make_interval(secs => ${lagMs / 1000})`;
-  const since = position ? sql<boolean>`(${updated}, ${id}) > (${position.updatedAt}::timestamptz, ${position.id})` : sql<boolean>`${updated} > ${after}::timestamptz`;
+  const since = position ? sql<boolean>`(${updated}, ${id}) > (${position.updatedAt}::timestamptz, ${position.id})` : sql<boolean>`${updated} > ${watermarkUtc(after)}::timestamptz`;
   return sql<boolean>`${since} and ${horizon}`;
+}
+
+const FIRST = '0001-01-01T00:00:00.000000Z';
+const LAST = '9999-12-31T23:59:59.999999Z';
+
+/**
+ * The watermark (an RFC 3339 instant, `Instant` of packages/contracts) as UTC text with its
+ * microseconds, which Postgres reads whatever offset the client wrote: Postgres itself refuses
+ * offsets beyond ±15:59 ("time zone displacement out of range", a 500 found by schemathesis) and
+ * the year 0000, and a JS Date would drop the microseconds. Instants before the year 1 or after
+ * 9999 are clamped to them; no row changed then, so the walk is the same.
+ */
+function watermarkUtc(after: string): string {
+  const parts = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i.exec(after);
+  const seconds = parts ? new Date(`${parts[1]}${parts[3]!.toUpperCase()}`) : new Date(Number.NaN);
+  if (!parts || Number.isNaN(seconds.getTime())) throw new TypeError('updatedAfter is not an RFC 3339 instant');
+  const year = seconds.getUTCFullYear();
+  if (year < 1) return FIRST;
+  if (year > 9999) return LAST;
+  return `${seconds.toISOString().slice(0, 19)}.${(parts[2] ?? '').padEnd(6, '0').slice(0, 6)}Z`;
 }
 
 /**
