@@ -1,8 +1,11 @@
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import { parseTimestamptz } from './microseconds.js';
 
-// Return timestamptz as Date (default) but bigint/numeric as numbers where they fit.
+// Return timestamptz as Date (default, its microseconds kept for isoMicros) but bigint/numeric as
+// numbers where they fit.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export interface DbOptions {
   url: string;

@@ -26,6 +26,7 @@ export * from './ssrf.js';
 export * from './secret-box.js';
 export * from './event-invite-urls.js';
 export * from './sync.js';
+export { isoMicros } from './microseconds.js';
 export * from './schedules.js';
 export * from './redaction.js';
 export * from './audit.js';

@@ -1,4 +1,4 @@
-import { AppError, changedSince, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type SearchCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
@@ -12,7 +12,7 @@ export function toCandidate(row: Selectable<CandidatesTable>): Candidate {
     externalId: row.external_id,
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: isoMicros(row.updated_at),
   };
 }
 

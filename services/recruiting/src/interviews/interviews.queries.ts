@@ -1,4 +1,4 @@
-import { AppError, changedSince, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
@@ -42,7 +42,7 @@ export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview 
     consent: row.consent_given_at ? { givenAt: row.consent_given_at.toISOString(), noticeVersion: row.consent_notice_version ?? '' } : null,
     declinedAt: row.declined_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: isoMicros(row.updated_at),
   };
 }
 

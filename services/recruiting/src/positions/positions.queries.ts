@@ -1,4 +1,4 @@
-import { AppError, changedSince, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
@@ -23,7 +23,7 @@ export function toPosition(row: Selectable<PositionsTable>): Position {
     externalId: row.external_id,
     interviewQuestions: row.interview_questions,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: isoMicros(row.updated_at),
   };
 }
 
