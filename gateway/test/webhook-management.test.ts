@@ -1,25 +1,9 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, eventually, newKey, newOrganizationWithKey } from '@hireloop/devstack/testing';
-import { startReceiver, type Received } from './webhook-receiver.js';
+import { registerWebhook, startReceiver, verifyDelivery } from './webhook-receiver.js';
 
 type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
-
-async function register(key: string, url: string, events: string[] = ['*']) {
-  const res = await call('POST', '/api/v1/webhooks', { key, body: { url, events } });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string; secret: string };
-}
-
-function signed(r: Received) {
-  return { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
-}
-
-/** Verified with the `standardwebhooks` package; returns the event it carried. */
-function verify(secret: string, r: Received) {
-  return new StandardWebhook(secret).verify(r.body, signed(r)) as { id: string; type: string };
-}
 
 describe('webhook management routes', () => {
   let org: Org;
@@ -31,7 +15,7 @@ describe('webhook management routes', () => {
     const first = await startReceiver();
     const second = await startReceiver();
     try {
-      const hook = await register(org.key, first.url, ['position.created']);
+      const hook = await registerWebhook(org.key, first.url, ['position.created']);
       await eventually(async () => first.of('webhook.ping').length, (n) => n > 0, 15_000);
       const patched = await call('PATCH', `/api/v1/webhooks/${hook.id}`, { key: org.key, body: { url: second.url, events: ['candidate.created'], description: 'moved' } });
       assert.equal(patched.status, 200, patched.text);
@@ -43,7 +27,7 @@ describe('webhook management routes', () => {
       const cand = await call('POST', '/api/v1/candidates', { key: org.key, body: { email: `patched-${Date.now()}@example.com`, name: 'Pat Ched' } });
       const [got] = await eventually(async () => second.of('candidate.created'), (r) => r.length > 0, 15_000);
       assert.equal(got!.event.data.id, cand.body.data.id);
-      verify(hook.secret, got!);
+      verifyDelivery(hook.secret, got!);
       assert.equal(second.of('position.created').length + first.of('position.created').length, 0, 'the old filter no longer applies');
 
       assert.equal((await call('PATCH', `/api/v1/webhooks/${hook.id}`, { key: org.key, body: {} })).status, 422);
@@ -63,7 +47,7 @@ describe('webhook management routes', () => {
   it('test sends a ping; rotate-secret signs with both secrets for the overlap, each verifies alone', async () => {
     const receiver = await startReceiver();
     try {
-      const hook = await register(org.key, receiver.url, ['position.created']);
+      const hook = await registerWebhook(org.key, receiver.url, ['position.created']);
       await eventually(async () => receiver.of('webhook.ping').length, (n) => n > 0, 15_000);
       const rotated = await call('POST', `/api/v1/webhooks/${hook.id}/rotate-secret`, { key: org.key });
       assert.equal(rotated.status, 200, rotated.text);
@@ -77,9 +61,9 @@ describe('webhook management routes', () => {
       assert.ok(ping, 'the test ping arrived');
       assert.equal(ping.event.data.webhook.id, hook.id);
       assert.match(String(ping.headers['webhook-signature']), /^v1,\S+ v1,\S+$/, 'two signatures');
-      assert.equal(verify(secret, ping).type, 'webhook.ping', 'a receiver holding only the new secret verifies');
-      assert.equal(verify(hook.secret, ping).type, 'webhook.ping', 'a receiver holding only the old secret verifies');
-      assert.throws(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, ping));
+      assert.equal(verifyDelivery(secret, ping).type, 'webhook.ping', 'a receiver holding only the new secret verifies');
+      assert.equal(verifyDelivery(hook.secret, ping).type, 'webhook.ping', 'a receiver holding only the old secret verifies');
+      assert.throws(() => verifyDelivery(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, ping));
     } finally {
       await receiver.close();
     }
@@ -88,7 +72,7 @@ describe('webhook management routes', () => {
   it('the delivery log lists deliveries and their attempts; retry makes one extra attempt with the same webhook-id', async () => {
     const receiver = await startReceiver();
     try {
-      const hook = await register(org.key, receiver.url, ['position.created']);
+      const hook = await registerWebhook(org.key, receiver.url, ['position.created']);
       await eventually(async () => receiver.of('webhook.ping').length, (n) => n > 0, 15_000);
       const list = await eventually(
         async () => (await call('GET', `/api/v1/webhooks/${hook.id}/deliveries?eventType=webhook.ping`, { key: org.key })).body.data,
@@ -130,7 +114,7 @@ describe('webhook management routes', () => {
     const own = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver();
     try {
-      const hook = await register(own.key, receiver.url, ['position.created']);
+      const hook = await registerWebhook(own.key, receiver.url, ['position.created']);
       for (const title of ['A', 'B', 'C', 'D']) {
         await call('POST', '/api/v1/positions', { key: own.key, body: { title } });
         await eventually(async () => receiver.of('position.created').filter((r) => r.event.data.title === title).length, (n) => n > 0, 15_000);
@@ -175,7 +159,7 @@ describe('webhook management routes', () => {
   it('scopes: reading the log and events needs read; managing needs admin', async () => {
     const receiver = await startReceiver();
     try {
-      const hook = await register(org.key, receiver.url);
+      const hook = await registerWebhook(org.key, receiver.url);
       const { key: read } = await newKey(org.organization.id, ['read']);
       const { key: write } = await newKey(org.organization.id, ['write']);
       for (const path of [`/api/v1/webhooks/${hook.id}/deliveries`, '/api/v1/events']) {

@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
-import { startTestServer } from '@hireloop/devstack/testing';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { call, startTestServer } from '@hireloop/devstack/testing';
 
 export interface Received {
   at: number;
@@ -47,4 +49,17 @@ export async function startReceiver(script: Reply[] = [], otherwise: Reply | ((p
       await server.close();
     },
   };
+}
+
+/** POST /webhooks, asserting the 201; the webhook's id and its signing secret. */
+export async function registerWebhook(key: string, url: string, events: string[] = ['*']) {
+  const res = await call('POST', '/api/v1/webhooks', { key, body: { url, events } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data as { id: string; secret: string };
+}
+
+/** Verifies a received delivery with the `standardwebhooks` package (throws if it does not verify); returns the event it carried. */
+export function verifyDelivery(secret: string, r: Received) {
+  const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+  return new StandardWebhook(secret).verify(r.body, headers) as { id: string; type: string };
 }

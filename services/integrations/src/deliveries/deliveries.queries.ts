@@ -8,6 +8,8 @@ import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
 
 /** Events (and with them their deliveries) are kept this long (PRODUCT.md §7). */
 export const EVENT_RETENTION = '30 days';
+/** The oldest instant a retained event may have: older ones are gone from the API and replays before the hourly purge deletes them. */
+const retainedSince = sql<Date>`now() - ${EVENT_RETENTION}::interval`;
 
 function toDelivery(r: Selectable<DeliveriesTable>): Delivery {
   return {
@@ -125,7 +127,7 @@ export async function replay(
 
 async function replayWindow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, types: string[] | null): Promise<{ count: number; stopWorkflows: string[] }> {
   let q = trx.selectFrom('integrations.events').select(['id', 'type']).where('organization_id', '=', organizationId).where('type', '<>', 'webhook.ping')
-    .where('created_at', '>=', new Date(input.since));
+    .where('created_at', '>=', new Date(input.since)).where('created_at', '>', retainedSince);
   if (input.until) q = q.where('created_at', '<', new Date(input.until));
   if (types !== null) q = q.where('type', 'in', types.length ? types : ['']);
   const events = await q.execute();
@@ -164,7 +166,7 @@ function toEvent(r: { payload: { id: string; type: string; createdAt: string; da
 export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec, inviteUrls: EventInviteUrls, organizationId: string, query: ListEventsQuery) {
   const context = { list: 'events', organizationId, filters: { type: query.type, createdAfter: query.createdAfter, createdBefore: query.createdBefore } };
   let q = db.selectFrom('integrations.events').select(['id', 'created_at', 'payload']).where('organization_id', '=', organizationId)
-    .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`);
+    .where('created_at', '>', retainedSince);
   if (query.type) q = q.where('type', '=', query.type);
   if (query.createdAfter) q = q.where('created_at', '>', new Date(query.createdAfter));
   if (query.createdBefore) q = q.where('created_at', '<', new Date(query.createdBefore));
@@ -176,7 +178,7 @@ export async function listEvents(db: Kysely<IntegrationsDB>, codec: CursorCodec,
 
 export async function getEvent(db: Kysely<IntegrationsDB>, inviteUrls: EventInviteUrls, organizationId: string, id: string): Promise<EventEnvelope> {
   const row = await db.selectFrom('integrations.events').select('payload').where('organization_id', '=', organizationId).where('id', '=', id)
-    .where('created_at', '>', sql<Date>`now() - ${EVENT_RETENTION}::interval`).executeTakeFirst();
+    .where('created_at', '>', retainedSince).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No event ${id}.`);
   return toEvent(row, inviteUrls);
 }
