@@ -104,6 +104,30 @@ describe('GET /api/v1/openapi.json: the limits the server enforces (issue 12 ite
     assert.deepEqual([duration.format, duration.minimum, duration.maximum], ['int32', 5, 180]);
   });
 
+  it('says additionalProperties: false on every request body, as the server refuses an unknown field on each (found by schemathesis)', async () => {
+    // trpc-to-openapi dropped it from bodies with a cross-field rule (enroll, replay, the PATCHes of webhooks and enrollments).
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
+    const { key } = await newOrganizationWithKey(['read', 'write', 'admin']);
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op.requestBody) continue;
+        checked++;
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.equal(op.requestBody.content['application/json'].schema.additionalProperties, false, where);
+        // A well-formed id for each path parameter (its prefix from the published pattern): the input is checked before the look-up.
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+          const pattern = op.parameters.find((p: any) => p.in === 'path' && p.name === name).schema.pattern as string;
+          return `${/^\^([a-z]+_)/.exec(pattern)![1]}0000000000`;
+        });
+        const res = await call(method.toUpperCase(), `/api/v1${url}`, { key, body: { notAField: 1 } });
+        assert.equal(res.status, 422, `${where}: ${res.text}`);
+        assert.ok(res.body.error.details.some((d: { path: string }) => d.path === 'notAField'), `${where}: ${res.text}`);
+      }
+    }
+    assert.ok(checked >= 13, `only ${checked} request bodies`);
+  });
+
   it('keeps error bodies within the published Error limits, even for a very long path', async () => {
     const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
     const { key } = await newOrganizationWithKey(['read']);

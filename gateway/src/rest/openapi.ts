@@ -139,6 +139,12 @@ function openForAdditions(node: unknown): void {
   Object.values(schema).forEach(openForAdditions);
 }
 
+/** A zod object input that refuses unknown keys (`.strict()`, refined or not). */
+function refusesUnknownFields(input: unknown): boolean {
+  const def = (input as { _zod?: { def?: { type?: string; catchall?: { _zod?: { def?: { type?: string } } } } } } | undefined)?._zod?.def;
+  return def?.type === 'object' && def.catchall?._zod?.def?.type === 'never';
+}
+
 type Response = { description: string; headers?: Record<string, unknown>; content?: unknown };
 type Operation = {
   responses: Record<string, Response | { $ref: string }>;
@@ -170,11 +176,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     'x-internal': false,
   }));
   doc.tags = TAGS;
-  const procedures = restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>;
+  const procedures = restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta; inputs?: unknown[] } }>;
   const metaByRoute = new Map<string, ProcedureMeta>();
+  const strictByRoute = new Set<string>();
   for (const p of Object.values(procedures)) {
     const meta = p._def.meta;
-    if (meta?.openapi) metaByRoute.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
+    if (!meta?.openapi) continue;
+    const route = `${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`;
+    metaByRoute.set(route, meta);
+    if ((p._def.inputs ?? []).some(refusesUnknownFields)) strictByRoute.add(route);
   }
   doc.components ??= {};
   doc.components.schemas ??= {};
@@ -203,6 +213,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
         ...success.map(([status, response]) => [status, { ...response, headers: headersFor(Number(status), method, shape) }]),
         ...[...statuses].sort().map((s) => [String(s), s === 401 ? { $ref: '#/components/responses/Unauthorized' } : errorResponse(s, method)]),
       ]);
+      // trpc-to-openapi rebuilds a refined input (a cross-field rule) as a plain object, which
+      // loses `.strict()`: say again what the server does with an unknown field (schemathesis).
+      const body = (op.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
+      if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
       op.security = [{ bearer: [] }];
       op['x-required-scope'] = scope;
       op.description = `${op.description ?? ''}\n\nRequired scope: \`${scope}\`.`.trim();
