@@ -10,7 +10,7 @@ export const listEvents = apiProcedure
     scope: 'read',
     openapi: {
       method: 'GET', path: '/events', tags, summary: 'List events',
-      description: 'The organization\'s events of the last 30 days, newest first: the same envelope webhooks deliver, so a client that missed deliveries reconciles by polling. Filters `type`, `createdAfter`, `createdBefore`; the next page is in `Link: rel="next"`.',
+      description: 'The organization\'s events of the last 30 days, newest first: the same envelope webhooks deliver, so a client that missed deliveries reconciles by polling. Filters `type`, `createdAfter`, `createdBefore`; the next page is in `Link: rel="next"`. `createdAt` is when the change was made; an event enters this list when integrations takes it from its service\'s outbox after the commit (about a second later, or after an outage), so poll with `createdAfter` a few minutes before the newest `createdAt` you hold and skip ids you have.',
     },
   })
   .input(ListEventsQuery)
