@@ -13,6 +13,11 @@ export interface ApiCaller {
 export interface GatewayLocals {
   requestId: string;
   caller?: ApiCaller;
+  /**
+   * A POST with Idempotency-Key: its path as the router reads it (rest/canonical-path.ts), relative
+   * to /api/v1; the gateway's record and the scope forwarded to the service are keyed on it.
+   */
+  idempotencyPath?: string;
   /** The error a REST procedure failed with, for the envelope writer. */
   procedureError?: TRPCError;
 }

@@ -6,6 +6,7 @@ import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
 import { sendRestResponse, type RestResponder, type RestResponse } from './rest-handler.js';
+import { canonicalApiPath } from '../rest/canonical-path.js';
 
 /** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
 const LEASE_SECONDS = 60;
@@ -18,7 +19,7 @@ function fingerprint(req: Request): string {
 /**
  * Idempotency-Key for every POST (PRODUCT.md §6), in one place, around the route's response
  * (`respond` produces it as a value; this is where it is both stored and sent). The first request
- * claims (API key, method, path, Idempotency-Key) with an insert that only one concurrent
+ * claims (API key, method, route path, Idempotency-Key) with an insert that only one concurrent
  * duplicate can win; its response is stored before it is sent and replayed for 24 h. Same key with
  * another body: 422; while the first is still running: 409. A 5xx is not stored, so a retry runs
  * again. Stored bodies are sealed (AES-256-GCM, STORED_RESPONSE_KEYS): a 201 of POST /webhooks
@@ -33,8 +34,11 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
       return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${IDEMPOTENCY_KEY_MAX} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
     }
-    const caller = locals(req).caller!;
-    const id = { api_key_id: caller.key.id, method: req.method, path: req.path, idempotency_key: idemKey };
+    const hl = locals(req);
+    const caller = hl.caller!;
+    // `/positions/` and `/POSITIONS` reach the route of `/positions`: one record for all of them.
+    hl.idempotencyPath = canonicalApiPath(req.method, req.path);
+    const id = { api_key_id: caller.key.id, method: req.method, path: hl.idempotencyPath, idempotency_key: idemKey };
     const print = fingerprint(req);
     try {
       // Forget records older than 24 h for this key before claiming.

@@ -2,6 +2,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError, newRequestId } from '@hireloop/platform';
 import { errorResponse } from './errors.js';
+import { CSP } from './security-headers.js';
 
 /** The request line at the start of what the parser held: the path picks the error's surface. */
 const REQUEST_LINE = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/;
@@ -10,31 +11,39 @@ const REQUEST_LINE = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/;
  * Requests Node's HTTP parser refuses before Express sees them. Headers past Node's limit get 431
  * `headers_too_large` in the surface's shape (PRODUCT.md §3: bad input gets a 4xx with the error
  * envelope), chosen by the request line when the parser still holds it, else the /api/v1
- * envelope. Every other parser error keeps Node's own bare answer (400, 408, 413).
+ * envelope. Every other parser error keeps Node's status (400, 408, 413) with an empty body; every
+ * answer here carries the headers of every response (baseHeaders).
  */
 export function answerParserErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const requestId = newRequestId();
     if (err.code !== 'HPE_HEADER_OVERFLOW') {
       const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
-      return void socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
+      return void socket.end([`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...baseHeaders(requestId), 'Content-Length: 0', '', ''].join('\r\n'));
     }
     const path = REQUEST_LINE.exec(err.rawPacket?.subarray(0, 8192).toString('latin1') ?? '')?.[1] ?? '/api/v1';
-    const requestId = newRequestId();
     const error = new AppError('headers_too_large', 'The request headers and URL together are larger than the server accepts (16 KiB).');
     const { contentType, body } = errorResponse(path, error, requestId);
     socket.end(
-      [
-        'HTTP/1.1 431 Request Header Fields Too Large',
-        `Content-Type: ${contentType}`,
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        `X-Request-Id: ${requestId}`,
-        'X-Content-Type-Options: nosniff',
-        'Cache-Control: no-store',
-        'Connection: close',
-        '',
-        body,
-      ].join('\r\n'),
+      ['HTTP/1.1 431 Request Header Fields Too Large', `Content-Type: ${contentType}`, `Content-Length: ${Buffer.byteLength(body)}`, ...baseHeaders(requestId), '', body].join('\r\n'),
     );
   });
 }
+
+/** The default policy (nothing loads, no framing) as a header value, as helmet writes it. */
+const DEFAULT_CSP = Object.entries(CSP.default).map(([name, values]) => `${name} ${values.join(' ')}`).join(';');
+
+/**
+ * What every response carries (PRODUCT.md §3, §11), also these written to the socket by hand: the
+ * request id, nosniff, and for the HTML error pages of /console and /i the default CSP.
+ */
+const baseHeaders = (requestId: string) => [
+  `X-Request-Id: ${requestId}`,
+  'X-Content-Type-Options: nosniff',
+  `Content-Security-Policy: ${DEFAULT_CSP}`,
+  'X-Frame-Options: DENY',
+  'Referrer-Policy: no-referrer',
+  'Cache-Control: no-store',
+  'Connection: close',
+];

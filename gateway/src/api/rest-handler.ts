@@ -53,7 +53,15 @@ export function restResponder(services: ServiceClients, publicBaseUrl: string, l
 
   return async (req, res) => {
     const recorder = new ResponseRecorder(res);
-    await handle(req as never, recorder as never);
+    // HEAD is GET without the body (RFC 9110 §9.3.2): the library would answer every HEAD, even of
+    // a route that does not exist, 204 ("warm-up"). It runs as the GET; Node drops the body.
+    const method = req.method;
+    if (method === 'HEAD') req.method = 'GET';
+    try {
+      await handle(req as never, recorder as never);
+    } finally {
+      req.method = method;
+    }
     const error = locals(req).procedureError;
     if (error) return errorResponse(req, error);
     if (!recorder.result) {

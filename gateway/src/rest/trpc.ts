@@ -59,5 +59,6 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
 function forwardedIdempotency(req: Request, caller: ApiCaller): Pick<CallContext, 'idempotencyScope'> {
   const key = req.headers['idempotency-key'];
   if (req.method !== 'POST' || typeof key !== 'string' || key.length === 0) return {};
-  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, req.originalUrl.split('?')[0]!, key) };
+  const path = locals(req).idempotencyPath;
+  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, path === undefined ? req.originalUrl.split('?')[0]! : `/api/v1${path}`, key) };
 }
