@@ -1,7 +1,8 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, eventually, newKey, newOrganizationWithKey } from '@hireloop/devstack/testing';
+import { call, eventually, newKey, newOrganizationWithKey, testIdentity } from '@hireloop/devstack/testing';
 import { assertError, assertValidation, nextPath } from './api-assertions.js';
+import { startReceiver } from './webhook-receiver.js';
 import { declineInvite, newPosition, schedule, startInvite, submitInvite, tokenOf, uniqueEmail } from './interview-helpers.js';
 
 /**
@@ -305,5 +306,86 @@ describe('sync: what an outside client sends', () => {
     const after = await call('GET', `/api/v1/candidates?updatedAfter=${encodeURIComponent(last.updatedAt)}&limit=100`, { key: org.key });
     assert.equal(after.status, 200, after.text);
     assert.ok(!after.body.data.some((c: { id: string }) => c.id === last.id), 'updatedAfter is exclusive at microsecond precision');
+  });
+});
+
+describe('time filters at the edges of RFC 3339 (offsets up to ±23:59, the year 0000)', () => {
+  let org: Org;
+  before(async () => {
+    org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('edge'), name: 'Edge Time' } });
+  });
+
+  it('createdAfter / createdBefore with any valid offset or year answer 200, never a 500', async () => {
+    const instants = ['2026-01-01T00:00:00+22:53', '2026-01-01T00:00:00-23:59', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999999Z', '2026-01-01T00:00:00.123456789Z'];
+    for (const list of ['audit-events', 'candidates', 'interviews', 'events']) {
+      for (const instant of instants) {
+        for (const filter of ['createdAfter', 'createdBefore']) {
+          const res = await call('GET', `/api/v1/${list}?${filter}=${encodeURIComponent(instant)}`, { key: org.key });
+          assert.equal(res.status, 200, `${list}?${filter}=${instant}: ${res.text}`);
+        }
+      }
+    }
+  });
+});
+
+describe('erasure while the candidate is on the invite page', () => {
+  it('the start and submit forms of an erased person answer 404 pages, and store nothing', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const i = await schedule(org.key, (await newPosition(org.key)).id);
+    const token = tokenOf(i.inviteUrl);
+    assert.equal((await startInvite(token)).status, 303);
+    assert.equal((await call('DELETE', `/api/v1/candidates/${i.candidate.id}`, { key: org.key })).status, 202);
+    const submit = await submitInvite(token, ['an answer after the erasure', 'another']);
+    assert.equal(submit.status, 404, submit.text.slice(0, 200));
+    assert.doesNotMatch(submit.text, /an answer after the erasure/);
+    assert.equal((await startInvite(token)).status, 404);
+    assert.equal((await declineInvite(token)).status, 404);
+  });
+});
+
+describe('the trail shows what an auditor looks for', () => {
+  it('api_key.revoked and webhook.secret_rotated, each once with its resource; an idempotent replay records nothing more', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const doomed = await newKey(org.organization.id, ['read']);
+    await testIdentity().forOrganization(org.organization.id).apiKeys.revoke.mutate({ id: doomed.keyId });
+    const revoked = await call('GET', `/api/v1/audit-events?action=api_key.revoked&resourceId=${doomed.keyId}`, { key: org.key });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.equal(revoked.body.data.length, 1, revoked.text);
+    assert.deepEqual(revoked.body.data[0].resource, { type: 'api_key', id: doomed.keyId });
+
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: receiver.url, events: ['*'] } });
+      assert.equal(hook.status, 201, hook.text);
+      const rotated = await call('POST', `/api/v1/webhooks/${hook.body.data.id}/rotate-secret`, { key: org.key, body: {} });
+      assert.equal(rotated.status, 200, rotated.text);
+      const trail = await call('GET', `/api/v1/audit-events?resourceId=${hook.body.data.id}`, { key: org.key });
+      assert.deepEqual(trail.body.data.map((e: { action: string }) => e.action), ['webhook.secret_rotated', 'webhook.created']);
+      assert.equal(trail.body.data[0].requestId, rotated.headers.get('x-request-id'));
+    } finally {
+      await receiver.close();
+    }
+
+    const body = { email: uniqueEmail('idem'), name: 'Once Only' };
+    const headers = { 'idempotency-key': `regcheck-${Date.now()}` };
+    const first = await call('POST', '/api/v1/candidates', { key: org.key, body, headers });
+    const replay = await call('POST', '/api/v1/candidates', { key: org.key, body, headers });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    const created = await call('GET', `/api/v1/audit-events?resourceId=${first.body.data.id}`, { key: org.key });
+    assert.deepEqual(created.body.data.map((e: { action: string }) => e.action), ['candidate.created']);
+  });
+
+  it('createdAfter and createdBefore are exclusive, like every list; the last page has no next link', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const c = await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('excl'), name: 'Exclusive' } });
+    const [event] = (await call('GET', `/api/v1/audit-events?resourceId=${c.body.data.id}`, { key: org.key })).body.data;
+    for (const filter of ['createdAfter', 'createdBefore']) {
+      const res = await call('GET', `/api/v1/audit-events?resourceId=${c.body.data.id}&${filter}=${encodeURIComponent(event.createdAt)}`, { key: org.key });
+      assert.deepEqual(res.body.data, [], filter);
+    }
+    const all = await call('GET', '/api/v1/audit-events?limit=100', { key: org.key });
+    assert.ok(all.body.data.length < 100);
+    assert.equal(nextPath(all), null);
   });
 });

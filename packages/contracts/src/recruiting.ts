@@ -29,6 +29,11 @@ const UpdatedAfter = InstantFilter.optional().describe(
   'Incremental sync: only records changed after this instant, ordered by `(updatedAt, id)` ascending; every page with items links to the next, and an empty page means caught up (docs/api.md)',
 );
 
+/** The sync watermark a record shows (PRODUCT.md §5): the database's value, in microseconds. */
+const SyncUpdatedAt = Timestamp.describe(
+  'When the record last changed, in microseconds (`2026-11-22T21:48:37.612345Z`); `updatedAfter=<this>` resumes a sync right after it',
+);
+
 export const Candidate = z
   .object({
     id: CandidateId,
@@ -38,7 +43,7 @@ export const Candidate = z
     externalId: ExternalId.nullable(),
     metadata: Metadata,
     createdAt: Timestamp,
-    updatedAt: Timestamp,
+    updatedAt: SyncUpdatedAt,
   })
   .meta({ id: 'Candidate' });
 export type Candidate = z.infer<typeof Candidate>;
@@ -116,7 +121,7 @@ export const Position = z
     externalId: ExternalId.nullable(),
     interviewQuestions: InterviewQuestions,
     createdAt: Timestamp,
-    updatedAt: Timestamp,
+    updatedAt: SyncUpdatedAt,
   })
   .meta({ id: 'Position' });
 export type Position = z.infer<typeof Position>;
@@ -196,7 +201,7 @@ export const Interview = z
     consent: InterviewConsent.nullable().describe('Set when the candidate agreed to the AI notice and started'),
     declinedAt: Timestamp.nullable().describe('Set when the candidate declined the AI interview and asked for a human alternative'),
     createdAt: Timestamp,
-    updatedAt: Timestamp,
+    updatedAt: SyncUpdatedAt,
   })
   .meta({ id: 'Interview' });
 export type Interview = z.infer<typeof Interview>;
