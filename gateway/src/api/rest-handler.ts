@@ -8,6 +8,7 @@ import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { errorBodyJson, internalError, retryAfter } from './errors.js';
 import { refuseCoercion } from './no-coercion.js';
+import { misplacedPathParams } from './path-params.js';
 
 /** An /api/v1 response as a value: what a route produced, what idempotency stores and replays. */
 export interface RestResponse {
@@ -52,6 +53,8 @@ export function restResponder(services: ServiceClients, publicBaseUrl: string, l
   });
 
   return async (req, res) => {
+    const misplaced = misplacedPathParams(req);
+    if (misplaced) return appErrorResponse(req, misplaced);
     const recorder = new ResponseRecorder(res);
     // HEAD is GET without the body (RFC 9110 §9.3.2): the library would answer every HEAD, even of
     // a route that does not exist, 204 ("warm-up"). It runs as the GET; Node drops the body.
@@ -80,6 +83,10 @@ function errorResponse(req: Request, error?: TRPCError): RestResponse {
     : routeMissing
       ? new AppError('route_not_found', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`)
       : (appErrorOf(error) ?? (isTransientDatabaseError(error.cause) ? databaseUnavailable() : internalError()));
+  return appErrorResponse(req, app);
+}
+
+function appErrorResponse(req: Request, app: AppError): RestResponse {
   return { status: app.status, headers: { 'Content-Type': 'application/json', ...retryAfter(app) }, body: errorBodyJson(app, locals(req).requestId) };
 }
 

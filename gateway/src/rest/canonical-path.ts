@@ -17,6 +17,20 @@ const ROUTES: Route[] = Object.values(restRouter._def.procedures as Record<strin
   return [{ method: openapi.method, template, pattern }];
 });
 
+/** Dot segments resolved as the router resolves them (WHATWG URL), outer slashes dropped. */
+const resolvePath = (path: string) => trimSlashes(new URL(path, 'http://gateway.invalid').pathname);
+
+/** The route the router sends this request to (path relative to /api/v1), with its path parameters; null when no route takes it. */
+export function matchApiRoute(method: string, path: string): { template: string; params: Record<string, string> } | null {
+  const resolved = resolvePath(path);
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(resolved);
+    if (match) return { template: route.template, params: { ...match.groups } };
+  }
+  return null;
+}
+
 /**
  * The one spelling of an /api/v1 path (relative to /api/v1) that the router would send to the
  * same route: `/positions/`, `/POSITIONS` and `/./positions` all reach POST /positions, so they
@@ -26,11 +40,6 @@ const ROUTES: Route[] = Object.values(restRouter._def.procedures as Record<strin
  * returned as the URL parser resolves it.
  */
 export function canonicalApiPath(method: string, path: string): string {
-  const resolved = trimSlashes(new URL(path, 'http://gateway.invalid').pathname);
-  for (const route of ROUTES) {
-    if (route.method !== method) continue;
-    const match = route.pattern.exec(resolved);
-    if (match) return route.template.replace(/\{(\w+)\}/g, (_, name: string) => match.groups![name]!);
-  }
-  return resolved;
+  const route = matchApiRoute(method, path);
+  return route ? route.template.replace(/\{(\w+)\}/g, (_, name: string) => route.params[name]!) : resolvePath(path);
 }
