@@ -4,6 +4,14 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { call, newKey, newOrganizationWithKey, type ApiResponse } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
 
+/** The path with a well-formed id for each parameter (its prefix from the published pattern): the input is checked before the look-up. */
+function samplePath(path: string, op: any): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const pattern = op.parameters.find((p: any) => p.in === 'path' && p.name === name).schema.pattern as string;
+    return `${/^\^([a-z]+_)/.exec(pattern)![1]}0000000000`;
+  });
+}
+
 /** Follows a local `$ref` (`#/components/…`) once. */
 function resolve(doc: any, node: any): any {
   if (!node?.$ref) return node;
@@ -115,17 +123,34 @@ describe('GET /api/v1/openapi.json: the limits the server enforces (issue 12 ite
         checked++;
         const where = `${method.toUpperCase()} ${path}`;
         assert.equal(op.requestBody.content['application/json'].schema.additionalProperties, false, where);
-        // A well-formed id for each path parameter (its prefix from the published pattern): the input is checked before the look-up.
-        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
-          const pattern = op.parameters.find((p: any) => p.in === 'path' && p.name === name).schema.pattern as string;
-          return `${/^\^([a-z]+_)/.exec(pattern)![1]}0000000000`;
-        });
-        const res = await call(method.toUpperCase(), `/api/v1${url}`, { key, body: { notAField: 1 } });
+        const res = await call(method.toUpperCase(), `/api/v1${samplePath(path, op)}`, { key, body: { notAField: 1 } });
         assert.equal(res.status, 422, `${where}: ${res.text}`);
         assert.ok(res.body.error.details.some((d: { path: string }) => d.path === 'notAField'), `${where}: ${res.text}`);
       }
     }
     assert.ok(checked >= 13, `only ${checked} request bodies`);
+  });
+
+  it('makes a request body optional exactly where the server takes a request without one (found by schemathesis)', async () => {
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as any;
+    const { key } = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const candidate = await call('POST', '/api/v1/candidates', { key, body: { email: `nobody-${unique()}@example.com`, name: 'No Body' } });
+    const position = await call('POST', '/api/v1/positions', { key, body: { title: 'No body' } });
+    const existing: Record<string, string> = { '/candidates/{id}': candidate.body.data.id, '/positions/{id}': position.body.data.id };
+    const optional: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op.requestBody) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        const url = existing[path] ? path.replace('{id}', existing[path]) : samplePath(path, op);
+        const res = await call(method.toUpperCase(), `/api/v1${url}`, { key });
+        if (op.requestBody.required === false) {
+          optional.push(where);
+          assert.equal(res.status, 200, `${where} without a body: ${res.text}`);
+        } else assert.equal(res.status, 422, `${where} without a body: ${res.text}`);
+      }
+    }
+    assert.deepEqual(optional.sort(), ['PATCH /candidates/{id}', 'PATCH /positions/{id}']);
   });
 
   it('keeps error bodies within the published Error limits, even for a very long path', async () => {

@@ -139,6 +139,15 @@ function openForAdditions(node: unknown): void {
   Object.values(schema).forEach(openForAdditions);
 }
 
+/** A well-formed value for each path parameter (every id is `<prefix>_<10–40 alphanumerics>`). */
+function samplePathParameters(parameters: unknown[]): Record<string, string> {
+  return Object.fromEntries(
+    (parameters as { in?: string; name: string; schema?: { pattern?: string } }[])
+      .filter((p) => p.in === 'path')
+      .map((p) => [p.name, `${/^\^([a-z]+_)/.exec(p.schema?.pattern ?? '')?.[1] ?? ''}0000000000`]),
+  );
+}
+
 /** A zod object input that refuses unknown keys (`.strict()`, refined or not). */
 function refusesUnknownFields(input: unknown): boolean {
   const def = (input as { _zod?: { def?: { type?: string; catchall?: { _zod?: { def?: { type?: string } } } } } } | undefined)?._zod?.def;
@@ -179,12 +188,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const procedures = restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta; inputs?: unknown[] } }>;
   const metaByRoute = new Map<string, ProcedureMeta>();
   const strictByRoute = new Set<string>();
+  const inputByRoute = new Map<string, z.ZodType>();
   for (const p of Object.values(procedures)) {
     const meta = p._def.meta;
     if (!meta?.openapi) continue;
     const route = `${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`;
     metaByRoute.set(route, meta);
     if ((p._def.inputs ?? []).some(refusesUnknownFields)) strictByRoute.add(route);
+    const input = p._def.inputs?.[0];
+    if (input instanceof z.ZodType) inputByRoute.set(route, input);
   }
   doc.components ??= {};
   doc.components.schemas ??= {};
@@ -217,6 +229,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       // loses `.strict()`: say again what the server does with an unknown field (schemathesis).
       const body = (op.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
       if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
+      // A request without a body is read as `{}` (trpc-to-openapi); where `{}` is a valid body
+      // (a PATCH whose fields are all optional) the body is optional, and the document says so.
+      const input = inputByRoute.get(`${method} ${path}`);
+      if (body && input?.safeParse(samplePathParameters(op.parameters ?? [])).success) (op.requestBody as { required?: boolean }).required = false;
       op.security = [{ bearer: [] }];
       op['x-required-scope'] = scope;
       op.description = `${op.description ?? ''}\n\nRequired scope: \`${scope}\`.`.trim();
