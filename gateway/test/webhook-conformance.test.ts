@@ -211,4 +211,32 @@ describe('webhooks and events as an outside client reads the spec', () => {
     }
     assert.deepEqual(mismatches, []);
   });
+  it('a replay, retry or test racing a disable waits for it and queues nothing left pending', async () => {
+    const receiver = await startReceiver();
+    const disabler = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await disabler.connect();
+    try {
+      const hook = await registerWebhook(org.key, receiver.url);
+      await eventually(async () => receiver.of('webhook.ping').length, (n) => n > 0, 15_000);
+      const [ping] = (await call('GET', `/api/v1/webhooks/${hook.id}/deliveries`, { key: org.key })).body.data as { id: string }[];
+      // A disable in flight (what PATCH status=disabled writes), holding the webhook's row until it commits.
+      await disabler.query('begin');
+      await disabler.query(`update integrations.webhooks set status = 'disabled', disabled_reason = 'racing' where id = $1`, [hook.id]);
+      const racing = [
+        call('POST', `/api/v1/webhooks/${hook.id}/replay`, { key: org.key, body: { since: new Date(0).toISOString() } }),
+        call('POST', `/api/v1/webhooks/${hook.id}/deliveries/${ping!.id}/retry`, { key: org.key }),
+        call('POST', `/api/v1/webhooks/${hook.id}/test`, { key: org.key }),
+      ];
+      const waiting = async () => Number((await db.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%webhooks%for share%'`)).rows[0].n);
+      await eventually(waiting, (n) => n >= 3, 15_000);
+      await disabler.query(`update integrations.deliveries set status = 'cancelled' where webhook_id = $1 and status in ('pending', 'retrying')`, [hook.id]);
+      await disabler.query('commit');
+      for (const res of await Promise.all(racing)) assert.equal(res.status, 409, res.text);
+      const left = await db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and status in ('pending', 'retrying')`, [hook.id]);
+      assert.equal(left.rows[0].n, 0, 'nothing queued behind the disable');
+    } finally {
+      await disabler.end();
+      await receiver.close();
+    }
+  });
 });

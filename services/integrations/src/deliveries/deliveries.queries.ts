@@ -2,7 +2,7 @@ import { AppError, newId, olderThan, purgeAuditEvents, purgeIdempotencyRecords, 
 import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
 import type { Selectable, Transaction } from 'kysely';
 import { SCHEMA, type DeliveriesTable, type DeliveryAttemptsTable, type IntegrationsDB } from '../db.js';
-import { getWebhookRow } from '../webhooks/webhooks.queries.js';
+import { enabledWebhookForShare, getWebhookRow } from '../webhooks/webhooks.queries.js';
 import { notifyDispatchers } from './fan-out.js';
 import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
 
@@ -84,9 +84,10 @@ export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCode
 export async function retryDelivery(
   db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, idempotencyScope: string | null,
 ): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
-  const webhook = await getWebhookRow(db, organizationId, webhookId);
-  if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
-  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, () => retryNow(trx, settings, organizationId, webhookId, deliveryId), {
+  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, async () => {
+    await enabledWebhookForShare(trx, organizationId, webhookId);
+    return retryNow(trx, settings, organizationId, webhookId, deliveryId);
+  }, {
     recordOf: ({ delivery }) => delivery.id,
     replay: async (id) => ({ delivery: toDelivery(await getDeliveryRow(trx, organizationId, webhookId, id)), stopWorkflows: [] }),
   }));
@@ -114,12 +115,13 @@ async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySett
 export async function replay(
   db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, idempotencyScope: string | null,
 ): Promise<{ count: number; stopWorkflows: string[] }> {
-  const webhook = await getWebhookRow(db, organizationId, webhookId);
-  if (webhook.status !== 'enabled') throw new AppError('conflict', `Webhook ${webhookId} is disabled; enable it first.`);
-  const subscribed = webhook.events.includes('*') ? null : webhook.events;
-  const types = input.types ? input.types.filter((t) => subscribed === null || subscribed.includes(t)) : subscribed;
   // A repeat of the Idempotency-Key scope queues nothing again and answers the first count.
-  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, () => replayWindow(trx, settings, organizationId, webhookId, input, types), {
+  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, async () => {
+    const webhook = await enabledWebhookForShare(trx, organizationId, webhookId);
+    const subscribed = webhook.events.includes('*') ? null : webhook.events;
+    const types = input.types ? input.types.filter((t) => subscribed === null || subscribed.includes(t)) : subscribed;
+    return replayWindow(trx, settings, organizationId, webhookId, input, types);
+  }, {
     recordOf: ({ count }) => String(count),
     replay: async (count) => ({ count: Number(count), stopWorkflows: [] }),
   }));

@@ -109,6 +109,18 @@ export async function getWebhookRow(db: Db, organizationId: string, id: string) 
   return row;
 }
 
+/**
+ * The endpoint, which must be enabled, locked FOR SHARE until the caller's commit: a disable or
+ * delete that comes meanwhile waits for it, and then cancels the deliveries it queued too
+ * (without the lock they would stay `pending` for good, as dispatchers skip such endpoints).
+ */
+export async function enabledWebhookForShare(trx: Transaction<IntegrationsDB>, organizationId: string, id: string) {
+  const row = await live(trx).where('organization_id', '=', organizationId).where('id', '=', id).forShare().executeTakeFirst();
+  if (!row) throw new AppError('not_found', `No webhook ${id}.`);
+  if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
+  return row;
+}
+
 export async function listWebhooks(db: Db, codec: CursorCodec, organizationId: string, query: { limit: number; cursor?: string }) {
   const context = { list: 'webhooks', organizationId, filters: {} };
   let q = live(db).where('organization_id', '=', organizationId);
@@ -194,8 +206,7 @@ export async function rotateSecret(db: Kysely<IntegrationsDB>, box: SecretBox, o
 export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string, idempotencyScope: string | null): Promise<{ eventId: string }> {
   return db.transaction().execute((trx) =>
     runOnce(trx, SCHEMA, idempotencyScope, async () => {
-      const row = await getWebhookRow(trx, organizationId, id);
-      if (row.status !== 'enabled') throw new AppError('conflict', `Webhook ${id} is disabled; enable it first.`);
+      const row = await enabledWebhookForShare(trx, organizationId, id);
       await recordAudit(trx, SCHEMA, organizationId, 'webhook.tested', { type: 'webhook', id });
       return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
     }, replayedAsJson()));
