@@ -389,3 +389,59 @@ describe('the trail shows what an auditor looks for', () => {
     assert.equal(nextPath(all), null);
   });
 });
+
+describe('what a busy client does at once', () => {
+  it('parallel DELETEs of one candidate: one task, one audit event, one candidate.erased', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const c = await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('race'), name: 'Raced Erasure' } });
+    const id = c.body.data.id as string;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call('DELETE', `/api/v1/candidates/${id}`, { key: org.key })));
+    for (const res of answers) assert.equal(res.status, 202, res.text);
+    const tasks = new Set(answers.map((res) => res.body.data.id));
+    assert.equal(tasks.size, 1, `one task: ${[...tasks].join(', ')}`);
+    const [taskId] = tasks;
+    const done = await eventually(async () => (await call('GET', `/api/v1/tasks/${taskId}`, { key: org.key })).body.data, (t) => t.status === 'succeeded' || t.status === 'failed');
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    const trail = await call('GET', `/api/v1/audit-events?resourceId=${id}&action=candidate.erased`, { key: org.key });
+    assert.equal(trail.body.data.length, 1, trail.text);
+    const erased = await eventually(
+      async () => ((await call('GET', '/api/v1/events?type=candidate.erased&limit=100', { key: org.key })).body.data as { data: { id: string } }[]).filter((e) => e.data.id === id),
+      (found) => found.length > 0,
+    );
+    assert.equal(erased.length, 1);
+  });
+
+  it('the console\'s review of an erased person\'s interview is NOT_FOUND in tRPC\'s shape', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const email = `regcheck-${Date.now()}@example.com`;
+    await testIdentity().system.users.create.mutate({ organizationId: org.organization.id, email, name: 'Console Reviewer', password: 'a long password' });
+    const login = await call('POST', '/auth/login', { body: { email, password: 'a long password' } });
+    assert.equal(login.status, 200, login.text);
+    const user = login.body.data.user as { id: string; name: string };
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const i = await completed(org);
+    assert.equal((await call('DELETE', `/api/v1/candidates/${i.candidate.id}`, { key: org.key })).status, 202);
+    const res = await call('POST', '/trpc/recruiting/evaluations.review', {
+      headers: { cookie },
+      body: { interviewId: i.id, review: { decision: 'advance' }, reviewer: { type: 'user', id: user.id, name: user.name } },
+    });
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.body.error.data.appCode, 'not_found');
+  });
+
+  it('the invite page\'s actions are the invite actor\'s, and interview.started carries the consent', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const i = await schedule(org.key, (await newPosition(org.key)).id);
+    assert.equal((await startInvite(tokenOf(i.inviteUrl))).status, 303);
+    const trail = await call('GET', `/api/v1/audit-events?actorId=invite&resourceId=${i.id}`, { key: org.key });
+    assert.equal(trail.status, 200, trail.text);
+    assert.deepEqual(trail.body.data.map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type]), [['interview.started', 'system']]);
+    const started = await eventually(
+      async () => ((await call('GET', '/api/v1/events?type=interview.started&limit=100', { key: org.key })).body.data as { data: { id: string; consent: unknown } }[]).find((e) => e.data.id === i.id),
+      (e) => e !== undefined,
+    );
+    const shown = (await call('GET', `/api/v1/interviews/${i.id}`, { key: org.key })).body.data;
+    assert.deepEqual(started!.data.consent, shown.consent);
+    assert.ok(shown.consent.noticeVersion);
+  });
+});

@@ -40,11 +40,11 @@ export const AuditEvent = AuditRecord.extend({
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 export const AuditFilters = z.object({
-  actorId: text().max(100).optional().describe('Only events of this actor (`key_…`, `usr_…`, `system`, `cli:keys`)'),
-  resourceId: text().max(100).optional().describe('Only events about this resource'),
-  action: text().max(100).optional().describe('Only this action, e.g. `candidate.updated`'),
-  createdAfter: Instant.optional().describe('Only events after this instant'),
-  createdBefore: Instant.optional().describe('Only events before this instant'),
+  actorId: text().max(100).describe('Only events of this actor (`key_…`, `usr_…`, `system`, `cli:keys`)').optional(),
+  resourceId: text().max(100).describe('Only events about this resource').optional(),
+  action: text().max(100).describe('Only this action, e.g. `candidate.updated`').optional(),
+  createdAfter: Instant.describe('Only events after this instant').optional(),
+  createdBefore: Instant.describe('Only events before this instant').optional(),
 });
 export type AuditFilters = z.infer<typeof AuditFilters>;
 

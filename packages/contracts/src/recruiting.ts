@@ -25,9 +25,9 @@ const Metadata = z
 const InstantFilter = Instant;
 
 /** Incremental sync (PRODUCT.md §5): the watermark, microseconds allowed. */
-const UpdatedAfter = InstantFilter.optional().describe(
-  'Incremental sync: only records changed after this instant, ordered by `(updatedAt, id)` ascending; every page with items links to the next, and an empty page means caught up (docs/api.md)',
-);
+const UpdatedAfter = InstantFilter.describe(
+  'Incremental sync: only records changed after this instant, ordered by `(updatedAt, id)` ascending; every page with items links to the next, and an empty page means caught up. A change is listed once it is a few seconds old (10 s by default: the commit-safety lag), so none is ever passed over (docs/api.md)',
+).optional();
 
 /** The sync watermark a record shows (PRODUCT.md §5): the database's value, in microseconds. */
 const SyncUpdatedAt = Timestamp.describe(
@@ -84,10 +84,10 @@ export type UpdateCandidateBody = z.infer<typeof UpdateCandidateBody>;
 export const ListQuery = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 
 export const ListCandidatesQuery = ListQuery.extend({
-  email: text().trim().min(1).max(254).optional().describe('Exact e-mail, case-insensitive'),
+  email: text().trim().min(1).max(254).describe('Exact e-mail, case-insensitive').optional(),
   externalId: ExternalId.optional(),
-  createdAfter: InstantFilter.optional().describe('Only candidates created after this instant'),
-  createdBefore: InstantFilter.optional().describe('Only candidates created before this instant'),
+  createdAfter: InstantFilter.describe('Only candidates created after this instant').optional(),
+  createdBefore: InstantFilter.describe('Only candidates created before this instant').optional(),
   updatedAfter: UpdatedAfter,
 }).strict();
 export type ListCandidatesQuery = z.infer<typeof ListCandidatesQuery>;
@@ -352,7 +352,7 @@ export type EnrollmentCard = z.infer<typeof EnrollmentCard>;
 
 /** GET /hiring-flows/{id}/candidates (PRODUCT.md §7 "The pipeline"): newest enrollment first. */
 export const ListEnrollmentsQuery = ListQuery.extend({
-  stageId: StageId.optional().describe('Only enrollments in this stage'),
+  stageId: StageId.describe('Only enrollments in this stage').optional(),
   status: EnrollmentStatus.optional(),
 }).strict();
 export type ListEnrollmentsQuery = z.infer<typeof ListEnrollmentsQuery>;
