@@ -187,6 +187,14 @@ describe('webhooks and events as an outside client reads the spec', () => {
       if (!/^v1,\S+ v1,\S+$/.test(header)) mismatches.push(`two signatures after two rotations: ${header}`);
       for (const s of [second, third]) verifyDelivery(s, rotatedPing);
       assert.throws(() => verifyDelivery(hook.secret, rotatedPing), 'the first secret was dropped');
+      // Once the 24 h overlap is over, only the newest secret signs.
+      await db.query(`update integrations.webhooks set previous_secret_until = now() - interval '1 second' where id = $1`, [hook.id]);
+      const afterOverlap = (await call('POST', `/api/v1/webhooks/${hook.id}/test`, { key: k })).body.data.eventId as string;
+      const [lonePing] = await eventually(async () => receiver.received.filter((r) => r.event.id === afterOverlap), (r) => r.length > 0, 15_000);
+      assert.ok(lonePing, 'the ping after the overlap arrived');
+      if (!/^v1,\S+$/.test(String(lonePing.headers['webhook-signature']))) mismatches.push(`one signature after the overlap: ${String(lonePing.headers['webhook-signature'])}`);
+      verifyDelivery(third, lonePing);
+      assert.throws(() => verifyDelivery(second, lonePing), 'the previous secret no longer signs');
 
       // Scopes: read reads, admin manages; write does neither.
       const { key: read } = await newKey(org.organization.id, ['read']);
