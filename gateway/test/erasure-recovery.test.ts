@@ -182,4 +182,97 @@ describe('erasure: a restarted worker, and a failed attempt run again', () => {
     assert.ok(attempts.some((a) => a >= 2), `an activity ran a second time (attempts ${attempts.join(', ')})`);
   });
 
+  /** Stops the workers earlier tests left running: the next test's worker must be the only one. */
+  async function stopWorkers() {
+    for (const worker of workers.splice(0)) await worker.child.stop();
+    running = undefined;
+  }
+
+  /** One more interview of the person (so their ids span several pages of a small ERASURE_PAGE_SIZE). */
+  async function scheduleAnother(email: string) {
+    const position = await newPosition(org.key);
+    const scheduled = await call('POST', '/api/v1/interviews', { key: org.key, body: { positionId: position.id, candidate: { email } } });
+    assert.equal(scheduled.status, 201, scheduled.text);
+  }
+
+  it('a refused first step is retried until it succeeds, and the task says so meanwhile; the ids are paged through', async () => {
+    await stopWorkers();
+    const { candidateId, needles } = await newPerson();
+    await scheduleAnother(needles[1]!);
+    await scheduleAnother(needles[1]!);
+    // A worker that signs with a key no service accepts: integrations refuses the first step.
+    const stranger = await startWorker({ INTERNAL_TOKEN_KEYS: newKeyRingSetting('secret', 'stranger') });
+    const erased = await erase(candidateId);
+    assert.equal(erased.status, 202, erased.text);
+    const retrying = await eventually(() => getTask(erased.body.data.id), (t) => t?.retrying?.attempt >= 2, 60_000);
+    assert.equal(retrying.status, 'queued');
+    assert.equal(retrying.retrying.step, 'start');
+    assert.equal(retrying.retrying.lastError.code, 'unauthenticated');
+    assert.match(retrying.retrying.lastError.message, /retried until it succeeds/);
+    await stranger.child.stop();
+
+    // A worker that is let in, and pages through the person's ids one at a time.
+    await startWorker({ ERASURE_PAGE_SIZE: '1' });
+    const done = await finalTask(erased.body.data.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    assert.equal(done.retrying, null);
+    await assertErasedOnce(candidateId, needles);
+    const interviews = (await db.query('select title from recruiting.interviews where candidate_id = $1', [candidateId])).rows;
+    assert.deepEqual(interviews.map((r) => r.title), ['Erased', 'Erased', 'Erased']);
+  });
+
+  it('a transient database error in a step is retried (the task says so) and the erasure completes', async () => {
+    const { candidateId, needles } = await newPerson();
+    // Hold one of the person's stored events: integrations' scrub waits on it past its statement timeout (a 503).
+    const lock = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await lock.connect();
+    let taskId: string;
+    try {
+      await lock.query('begin');
+      const held = await lock.query(`select id from integrations.events where organization_id = $1 and payload::text like $2 for update`, [org.organization.id, `%"${candidateId}"%`]);
+      assert.ok(held.rowCount! > 0);
+      const erased = await erase(candidateId);
+      assert.equal(erased.status, 202, erased.text);
+      taskId = erased.body.data.id;
+      const retrying = await eventually(() => getTask(taskId), (t) => t?.retrying?.step === 'integrations', 60_000);
+      assert.equal(retrying.status, 'running');
+      assert.equal(retrying.retrying.lastError.code, 'service_unavailable');
+      await lock.query('commit');
+    } finally {
+      await lock.end();
+    }
+    const done = await finalTask(taskId);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    await assertErasedOnce(candidateId, needles);
+  });
+
+  it('a permanent database error in a step fails the task with a reason an operator can act on (no SQL); fixed, a repeated DELETE completes', async () => {
+    const { candidateId, needles } = await newPerson();
+    // A constraint that refuses this person's events once redacted: integrations' scrub fails for good (23514).
+    const constraint = `erasure_refused_${process.pid}`;
+    await db.query(
+      `alter table integrations.events add constraint ${constraint} check (not (payload::text like '%"${candidateId}"%' and coalesce((payload -> 'data' ->> 'redacted')::boolean, false))) not valid`,
+    );
+    let failedId: string;
+    try {
+      const erased = await erase(candidateId);
+      assert.equal(erased.status, 202, erased.text);
+      failedId = erased.body.data.id;
+      const failed = await finalTask(failedId);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error.code, 'erasure_step_failed');
+      assert.match(failed.error.message, new RegExp(`SQLSTATE 23514, constraint ${constraint}, table integrations\\.events`));
+      assert.match(failed.error.message, /DELETE \/api\/v1\/candidates\/cand_\w+ again/);
+      assert.doesNotMatch(failed.error.message, /\b(select|update|insert|where|violates)\b/i, 'no SQL nor the database\'s own message');
+    } finally {
+      await db.query(`alter table integrations.events drop constraint if exists ${constraint}`);
+    }
+    const again = await erase(candidateId);
+    assert.equal(again.status, 202, again.text);
+    assert.notEqual(again.body.data.id, failedId);
+    const done = await finalTask(again.body.data.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    await assertErasedOnce(candidateId, needles);
+  });
+
 });

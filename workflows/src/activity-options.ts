@@ -26,3 +26,16 @@ export const RECORD_OUTCOME: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/**
+ * The erasure's steps (erase-candidate.workflow.ts): each must happen, so attempts are not
+ * limited; the back-off grows to 5 minutes while a service is down or busy. What is not worth
+ * retrying the activity makes non-retryable (activities/erasure.ts). A step pages through all of
+ * a person's ids, so it may run long: it heartbeats (heartbeat.activity-interceptors.ts) and a
+ * dead worker is noticed after 10 s.
+ */
+export const ERASURE_STEP: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};

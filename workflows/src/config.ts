@@ -26,6 +26,8 @@ export const WorkerConfig = z.object({
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** How many of an erased person's interview and enrollment ids one call of an erasure step handles (a page). */
+  ERASURE_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   HOST: z.string().default('127.0.0.1'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;

@@ -179,6 +179,16 @@ export const CandidateErasureResult = z
   .meta({ id: 'CandidateErasureResult' });
 export type CandidateErasureResult = z.infer<typeof CandidateErasureResult>;
 
+/** A step of a task that failed and is being retried (PRODUCT.md §7: an erasure must happen, so it is retried until it can). */
+export const TaskRetry = z
+  .object({
+    step: z.string().max(100).describe('The step being retried; for a `candidate_erasure`: start, recruiting, integrations, gateway or finish'),
+    attempt: int32(2, 2_000_000_000).describe('The attempt under way or waiting to run (2 after the first failure)'),
+    lastError: Failure.describe('Why the last attempt failed'),
+  })
+  .meta({ id: 'TaskRetry' });
+export type TaskRetry = z.infer<typeof TaskRetry>;
+
 export const Task = z
   .object({
     id: TaskId,
@@ -186,6 +196,7 @@ export const Task = z
     status: TaskStatus,
     result: z.union([JobDescriptionResult.extend({ model: ModelName }), CandidateErasureResult]).nullable(),
     error: Failure.nullable(),
+    retrying: TaskRetry.nullable().describe('Set while a step of a `queued` or `running` task failed and is retried (the task goes on once it succeeds); null otherwise'),
     positionId: PositionId.nullable().describe('The position a `job_description` was made for'),
     candidateId: CandidateId.nullable().describe('The candidate a `candidate_erasure` erases'),
     createdAt: Timestamp,

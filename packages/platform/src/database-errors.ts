@@ -27,3 +27,26 @@ export function isTransientDatabaseError(error: unknown): boolean {
 
 /** A transient database failure as the platform answers it: 503 service_unavailable, retry later. */
 export const databaseUnavailable = () => new AppError('service_unavailable', 'The database is busy or unavailable; retry the request shortly.');
+
+/** A database error with a SQLSTATE that retrying does not mend (a constraint, a missing table, a bad value…). */
+export function isPermanentDatabaseError(error: unknown): boolean {
+  const code = sqlState(error);
+  return code !== undefined && /^[0-9A-Z]{5}$/.test(code) && !isTransientDatabaseError(error);
+}
+
+/**
+ * Runs a step whose failure an operator must be able to act on (an erasure step): a permanent
+ * database error becomes an AppError (`internal_error`) that says what refused it — the SQLSTATE
+ * and the constraint and table the database names — never the statement nor the database's own
+ * message. Transient errors pass as they are (the platform answers them 503: retry).
+ */
+export async function explainingDatabaseRefusal<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isPermanentDatabaseError(error)) throw error;
+    const { code, constraint, schema, table } = error as { code: string; constraint?: string; schema?: string; table?: string };
+    const where = [constraint ? `constraint ${constraint}` : '', table ? `table ${schema ? `${schema}.` : ''}${table}` : ''].filter(Boolean).join(', ');
+    throw new AppError('internal_error', `${what} could not finish: the database refused it for good (SQLSTATE ${code}${where ? `, ${where}` : ''}); retrying does not mend this.`);
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { listAuditRecords, type CursorCodec, type EventInviteUrls, type Kysely, type Logger, type SecretBox } from '@hireloop/platform';
+import { explainingDatabaseRefusal, listAuditRecords, type CursorCodec, type EventInviteUrls, type Kysely, type Logger, type SecretBox } from '@hireloop/platform';
 import {
   AtsEventAccepted, AtsEventBody, AuditRecord, AuditSliceQuery, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
   JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
@@ -19,6 +19,7 @@ import { stopRetryWorkflows } from './deliveries/cancel.js';
 import type { DeliverySettings } from './deliveries/delivery-start.js';
 import { redactErasedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
+import { erasureRetry } from './tasks/erasure-retry.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, jobDescriptionInput, markTaskRunning, toTask } from './tasks/tasks.queries.js';
 import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.queries.js';
 import { AppError } from '@hireloop/platform';
@@ -110,7 +111,11 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         if (input.positionId) await recruiting.forOrganization(ctx.org).positions.get.query({ id: input.positionId });
         return createJobDescriptionTask(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null);
       }),
-      get: orgProcedure.input(z.object({ id: TaskId })).output(Task).query(async ({ ctx, input }) => toTask(await getTaskRow(db, ctx.org, input.id))),
+      /** A task; an erasure that is retrying a step says which and why (erasure-retry.ts). */
+      get: orgProcedure.input(z.object({ id: TaskId })).output(Task).query(async ({ ctx, input }) => {
+        const task = toTask(await getTaskRow(db, ctx.org, input.id));
+        return { ...task, retrying: await erasureRetry(db, temporal, ctx.org, task) };
+      }),
       /** The worker's job-description activity: the request kept with the task. */
       jobDescriptionInput: systemOrgProcedure
         .input(z.object({ id: TaskId }))
@@ -149,7 +154,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       scrub: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId, relatedIds: z.array(z.string().max(100)).max(10_000) }))
         .output(z.object({ events: z.number().int(), outbox: z.number().int(), excerpts: z.number().int(), atsEvents: z.number().int(), tasks: z.number().int() }))
-        .mutation(({ ctx, input }) => scrubErasedPerson(db, ctx.org, input.candidateId, [input.candidateId, ...input.relatedIds])),
+        .mutation(({ ctx, input }) => explainingDatabaseRefusal("Integrations' erasure step", () => scrubErasedPerson(db, ctx.org, input.candidateId, [input.candidateId, ...input.relatedIds]))),
       finish: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId }))
         .output(z.object({ taskId: TaskId }))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
@@ -9,7 +9,7 @@ import {
 import { SCHEMA, type RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
 import { createCandidate, getCandidate, listCandidates, updateCandidate } from './candidates/candidates.queries.js';
-import { eraseCandidate, scrubErasedCandidate } from './candidates/erasure.js';
+import { ERASURE_PAGE_MAX, erasedPersonIds, eraseCandidate, scrubErasedCandidate } from './candidates/erasure.js';
 import { scrubExpiredAnswers } from './interviews/interview-content.js';
 import { applyJobDescription, createPosition, getPositionRow, listPositions, toPosition, updatePosition } from './positions/positions.queries.js';
 import { applyAtsEvent, listStageMappings, setStageMappings } from './ats/ats.queries.js';
@@ -40,6 +40,8 @@ export interface RecruitingDeps {
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
+/** A page of an erased person's related ids: after the last id of the previous page (none: the first). */
+const erasurePage = { after: z.string().max(100).nullable().optional(), limit: z.number().int().min(1).max(ERASURE_PAGE_MAX).default(ERASURE_PAGE_MAX) };
 
 export function createRecruitingRouter(deps: RecruitingDeps) {
   const { db, cursors, tokens, syncLagMs } = deps;
@@ -57,11 +59,16 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(ById(CandidateId))
         .output(z.object({ candidateId: CandidateId, erasedAt: z.string() }))
         .mutation(({ ctx, input }) => eraseCandidate(db, deps.taskQueue, ctx.org, input.id)),
-      /** The erasure workflow's recruiting step; ids out only (they sit in the workflow history). */
+      /** The erasure workflow's recruiting step, a page per call; counts out only (they sit in the workflow history). */
       scrubErased: systemOrgProcedure
-        .input(ById(CandidateId))
-        .output(z.object({ interviewIds: z.array(InterviewId), enrollmentIds: z.array(z.string()), outbox: z.number().int() }))
-        .mutation(({ ctx, input }) => scrubErasedCandidate(db, ctx.org, input.id)),
+        .input(ById(CandidateId).extend(erasurePage))
+        .output(z.object({ interviews: z.number().int(), enrollments: z.number().int(), outbox: z.number().int(), next: z.string().nullable() }))
+        .mutation(({ ctx, input }) => explainingDatabaseRefusal("Recruiting's erasure step", () => scrubErasedCandidate(db, ctx.org, input.id, input.after ?? null, input.limit))),
+      /** A page of an erased person's interview and enrollment ids, for the erasure's other steps. */
+      erasedIds: systemOrgProcedure
+        .input(ById(CandidateId).extend(erasurePage))
+        .output(z.object({ ids: z.array(z.string()), next: z.string().nullable() }))
+        .query(({ ctx, input }) => erasedPersonIds(db, ctx.org, input.id, input.after ?? null, input.limit)),
     }),
     positions: router({
       create: orgProcedure.input(CreatePositionBody).output(Position).mutation(({ ctx, input }) => createPosition(db, ctx.org, input, ctx.idempotencyScope ?? null)),

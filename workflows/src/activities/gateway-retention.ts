@@ -19,14 +19,12 @@ export function createGatewayRetentionActivities({ gatewayDatabaseUrl, retention
       const condition = sql`created_at < now() - make_interval(hours => ${retentionHours})`;
       return { idempotencyKeys: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition) };
     },
-    /**
-     * Erasure's gateway step: stored idempotent responses that name one of the person's ids go
-     * (a retry with the same Idempotency-Key then runs again, as after the 24 h replay window).
-     */
-    async eraseStoredResponses(args: { ids: string[] }): Promise<{ storedResponses: number }> {
-      const condition = sql`subject_ids && ${args.ids}::text[]`;
-      return { storedResponses: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition) };
+    /** Deletes the stored idempotent responses that name one of `ids` (the erasure's gateway step: activities/erasure.ts). */
+    async deleteStoredResponses(ids: string[]): Promise<number> {
+      return purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, sql`subject_ids && ${ids}::text[]`);
     },
   };
 }
-export type GatewayRetentionActivities = ReturnType<typeof createGatewayRetentionActivities>;
+export type GatewayRetention = ReturnType<typeof createGatewayRetentionActivities>;
+/** What the worker registers as activities (deleteStoredResponses is the erasure's, through erasure.ts). */
+export type GatewayRetentionActivities = Omit<GatewayRetention, 'deleteStoredResponses'>;

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { createIdentityClient } from '@hireloop/identity/client';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
@@ -18,19 +17,15 @@ export function createActivities(config: WorkerConfig) {
   const integrations = createIntegrationsClient(config.INTEGRATIONS_URL, config.INTERNAL_TOKEN_KEYS);
   const ai = createAiProvider({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
   const gatewayDb = gatewayDatabaseUrl(config);
-  const gatewayRetention: Partial<GatewayRetentionActivities> = gatewayDb
-    ? createGatewayRetentionActivities({ gatewayDatabaseUrl: gatewayDb, retentionHours: config.IDEMPOTENCY_RETENTION_HOURS })
-    : {
-        // Without the gateway's role an erasure cannot reach its stored responses: it fails rather than claim success.
-        eraseStoredResponses: () => Promise.reject(ApplicationFailure.nonRetryable('The worker has no GATEWAY_DATABASE_URL: stored idempotent responses cannot be erased.', 'gateway_unreachable')),
-      };
+  const gateway = gatewayDb ? createGatewayRetentionActivities({ gatewayDatabaseUrl: gatewayDb, retentionHours: config.IDEMPOTENCY_RETENTION_HOURS }) : null;
+  const gatewayRetention: Partial<GatewayRetentionActivities> = gateway ? { purgeIdempotencyKeys: () => gateway.purgeIdempotencyKeys() } : {};
   return {
     ...gatewayRetention,
     ...createEvaluationActivities({ recruiting, ai }),
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
-    ...createErasureActivities({ integrations, recruiting }),
+    ...createErasureActivities({ integrations, recruiting, deleteStoredResponses: gateway ? (ids) => gateway.deleteStoredResponses(ids) : null, pageSize: config.ERASURE_PAGE_SIZE }),
     ...createRetentionActivities({ identity: createIdentityClient(config.IDENTITY_URL, config.INTERNAL_TOKEN_KEYS), recruiting }),
   };
 }

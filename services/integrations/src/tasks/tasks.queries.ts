@@ -10,6 +10,7 @@ export function toTask(row: Selectable<TasksTable>): Task {
     status: row.status,
     result: row.result as Task['result'],
     error: row.error,
+    retrying: null,
     positionId: row.position_id,
     candidateId: row.candidate_id,
     createdAt: row.created_at.toISOString(),

@@ -1,4 +1,4 @@
-import { AppError, enqueueWorkflowStart, recordAudit, redactEventPayloads, type Kysely } from '@hireloop/platform';
+import { AppError, enqueueWorkflowStart, recordAudit, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { scrubInterviewContent } from '../interviews/interview-content.js';
 
@@ -47,25 +47,64 @@ export function eraseCandidate(db: Kysely<RecruitingDB>, taskQueue: string, orga
   });
 }
 
+/** At most this many of a person's related ids are handled per call (a page). */
+export const ERASURE_PAGE_MAX = 1000;
+
 /**
- * The erasure workflow's recruiting step: the candidate row (again), the answers and evaluation
- * text of its interviews, their titles and cancellation reasons (free text a client wrote), and
- * the payloads in recruiting's outbox that mention the person. Interviews, evaluations and
- * enrollments stay as anonymous rows. Returns the ids other services look for (ids only: this
- * result sits in the workflow's history). Refuses a candidate that is not erased.
+ * A page of the ids of an erased person's interviews and enrollments, in id order after `after`
+ * (ids are prefixed, so the two kinds sort apart): what the other services look for. Ids only.
  */
-export function scrubErasedCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string) {
+async function relatedIdsPage(trx: Db, organizationId: string, candidateId: string, after: string | null, limit: number): Promise<{ interviewIds: string[]; ids: string[] }> {
+  const interviews = trx.selectFrom('recruiting.interviews').select([sql.lit('interview').as('kind'), 'id']).where('organization_id', '=', organizationId).where('candidate_id', '=', candidateId);
+  const enrollments = trx.selectFrom('recruiting.enrollments').select([sql.lit('enrollment').as('kind'), 'id']).where('organization_id', '=', organizationId).where('candidate_id', '=', candidateId);
+  const rows = await trx
+    .selectFrom(interviews.unionAll(enrollments).as('related'))
+    .select(['kind', 'id'])
+    .$if(after !== null, (q) => q.where('id', '>', after!))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return { interviewIds: rows.filter((r) => r.kind === 'interview').map((r) => r.id), ids: rows.map((r) => r.id) };
+}
+
+export interface ErasurePage {
+  /** Ids of this page (interviews and enrollments); the candidate's own id is not among them. */
+  ids: string[];
+  /** Where the next page starts (pass it as `after`), or null after the last page. */
+  next: string | null;
+}
+
+const pageOf = (ids: string[], limit: number): ErasurePage => ({ ids, next: ids.length === limit ? ids[ids.length - 1]! : null });
+
+/** A page of an erased person's related ids (erasure's other steps page through them); refuses a candidate that is not erased. */
+export function erasedPersonIds(db: Kysely<RecruitingDB>, organizationId: string, id: string, after: string | null, limit: number): Promise<ErasurePage> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('recruiting.candidates').select('erased_at').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('not_found', `No candidate ${id}.`);
+    if (!row.erased_at) throw new AppError('conflict', `Candidate ${id} is not erased.`);
+    return pageOf((await relatedIdsPage(trx, organizationId, id, after, limit)).ids, limit);
+  });
+}
+
+/**
+ * The erasure workflow's recruiting step, one page per call (`after`: where the last page
+ * ended): the candidate row (again), the answers and evaluation text of the page's interviews,
+ * their titles and cancellation reasons (free text a client wrote), and the payloads in
+ * recruiting's outbox that mention the person or one of the page's ids. Interviews, evaluations
+ * and enrollments stay as anonymous rows. Answers counts and where the next page starts (no ids:
+ * the result sits in the workflow's history). Refuses a candidate that is not erased.
+ */
+export function scrubErasedCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, after: string | null, limit: number) {
   return db.transaction().execute(async (trx) => {
     const row = await lockCandidate(trx, organizationId, id);
     if (!row.erased_at) throw new AppError('conflict', `Candidate ${id} is not erased.`);
     await trx.updateTable('recruiting.candidates').set(scrubbedCandidate(id)).where('id', '=', id).execute();
-    const interviewIds = (await trx.selectFrom('recruiting.interviews').select('id').where('organization_id', '=', organizationId).where('candidate_id', '=', id).execute()).map((r) => r.id);
+    const { interviewIds, ids } = await relatedIdsPage(trx, organizationId, id, after, limit);
     await scrubInterviewContent(trx, interviewIds);
     if (interviewIds.length) {
       await trx.updateTable('recruiting.interviews').set({ title: 'Erased', cancellation_reason: null }).where('id', 'in', interviewIds).execute();
     }
-    const enrollmentIds = (await trx.selectFrom('recruiting.enrollments').select('id').where('organization_id', '=', organizationId).where('candidate_id', '=', id).execute()).map((r) => r.id);
-    const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, [id, ...interviewIds, ...enrollmentIds]);
-    return { interviewIds, enrollmentIds, outbox };
+    const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, [id, ...ids]);
+    return { interviews: interviewIds.length, enrollments: ids.length - interviewIds.length, outbox, next: pageOf(ids, limit).next };
   });
 }
