@@ -6,7 +6,7 @@ import type { GatewayDb } from './db.js';
 import { requestId } from './api/request-id.js';
 import { authenticateApiKey } from './api/authenticate.js';
 import { jsonBody } from './api/body.js';
-import { wellFormedUrl } from './api/url.js';
+import { noQueryOnBodyRoutes, wellFormedUrl } from './api/url.js';
 import { idempotency } from './api/idempotency.js';
 import { restResponder } from './api/rest-handler.js';
 import { sendError } from './api/errors.js';
@@ -64,7 +64,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, restResponder(deps.services, deps.publicBaseUrl, deps.logger)));
+  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), noQueryOnBodyRoutes(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, restResponder(deps.services, deps.publicBaseUrl, deps.logger)));
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));

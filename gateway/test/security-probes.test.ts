@@ -91,6 +91,28 @@ describe('Idempotency-Key is per route, however the path is spelled (PRODUCT.md 
   });
 });
 
+describe('query parameters on routes that take a body are refused, not ignored (PRODUCT.md §5)', () => {
+  it('POST and PATCH with a query: 422 naming each parameter, nothing written, nothing stored under the Idempotency-Key', async () => {
+    const { key } = await newOrganizationWithKey(['read', 'write']);
+    const idem = { 'idempotency-key': `query-${unique()}` };
+    const refused = await call('POST', '/api/v1/positions?status=closed&dryRun=1', { key, headers: idem, body: { title: 'Query' } });
+    assertError(refused, 422, 'validation_failed');
+    assert.deepEqual(refused.body.error.details.map((d: { path: string }) => d.path), ['status', 'dryRun']);
+    assert.equal((await call('GET', '/api/v1/positions', { key })).body.data.length, 0, 'nothing was created');
+    const retry = await call('POST', '/api/v1/positions', { key, headers: idem, body: { title: 'Query' } });
+    assert.equal(retry.status, 201, 'the fixed retry runs: the refusal was not stored as the key\'s answer');
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+    assertError(await call('PATCH', `/api/v1/positions/${retry.body.data.id}?title=x`, { key, body: { title: 'Patched' } }), 422, 'validation_failed');
+    assert.equal((await call('GET', `/api/v1/positions/${retry.body.data.id}`, { key })).body.data.title, 'Query');
+  });
+
+  it('the order of answers holds: an unknown route is 404 and a missing scope 403 before the query is looked at', async () => {
+    const { key } = await newOrganizationWithKey(['read']);
+    assertError(await call('POST', '/api/v1/nowhere?x=1', { key, body: {} }), 404, 'route_not_found');
+    assertError(await call('POST', '/api/v1/positions?x=1', { key, body: { title: 'No scope' } }), 403, 'insufficient_scope');
+  });
+});
+
 /** A POST written to the socket as is (fetch and undici resolve dot segments first). */
 async function rawPost(path: string, key: string, idempotencyKey: string, body: string) {
   const { host } = new URL(testEnv().gatewayUrl);

@@ -5,6 +5,7 @@ interface Route {
   method: string;
   template: string;
   pattern: RegExp;
+  scope: ProcedureMeta['scope'];
 }
 
 /** trpc-to-openapi's own matching: outer slashes dropped, case-insensitive, each `{param}` one segment. */
@@ -14,19 +15,19 @@ const ROUTES: Route[] = Object.values(restRouter._def.procedures as Record<strin
   if (!openapi) return [];
   const template = trimSlashes(openapi.path);
   const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>[^/]+)`)}$`, 'i');
-  return [{ method: openapi.method, template, pattern }];
+  return [{ method: openapi.method, template, pattern, scope: _def.meta?.scope }];
 });
 
 /** Dot segments resolved as the router resolves them (WHATWG URL), outer slashes dropped. */
 const resolvePath = (path: string) => trimSlashes(new URL(path, 'http://gateway.invalid').pathname);
 
-/** The route the router sends this request to (path relative to /api/v1), with its path parameters; null when no route takes it. */
-export function matchApiRoute(method: string, path: string): { template: string; params: Record<string, string> } | null {
+/** The route the router sends this request to (path relative to /api/v1), with its path parameters and scope; null when no route takes it. */
+export function matchApiRoute(method: string, path: string): { template: string; params: Record<string, string>; scope: ProcedureMeta['scope'] } | null {
   const resolved = resolvePath(path);
   for (const route of ROUTES) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(resolved);
-    if (match) return { template: route.template, params: { ...match.groups } };
+    if (match) return { template: route.template, params: { ...match.groups }, scope: route.scope };
   }
   return null;
 }
