@@ -1,10 +1,15 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
+import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { call, eventually, newKey, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
+import { assertError } from './api-assertions.js';
+import { tablesHolding } from './erasure-scan.js';
 import { newPosition, tokenOf, uniqueEmail } from './interview-helpers.js';
+import { payloadTexts } from './temporal-history.js';
 
 /**
  * The evaluation workflow with the real openai SDK against a local OpenAI-compatible server:
@@ -17,6 +22,9 @@ describe('evaluation with the openai SDK', () => {
   let recruiting: ReturnType<typeof createRecruitingClient>;
   let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
   let positionId: string;
+  let db: pg.Client;
+  let connection: Connection;
+  let temporal: Client;
 
   const evaluation = JSON.stringify({
     overallScore: 82,
@@ -43,8 +51,14 @@ describe('evaluation with the openai SDK', () => {
     recruiting = createRecruitingClient(service.url, testEnv().internalTokenKeys);
     org = await newOrganizationWithKey(['read', 'write']);
     positionId = (await newPosition(org.key)).id;
+    db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+    connection = await Connection.connect({ address: testEnv().temporalAddress });
+    temporal = new Client({ connection });
   });
   after(async () => {
+    await db.end();
+    await connection.close();
     for (const p of processes) await p.child.stop();
     await ai.close();
   });
@@ -113,5 +127,33 @@ describe('evaluation with the openai SDK', () => {
     const result = await finalEvaluation(id);
     assert.equal(result.status, 'completed');
     assert.equal(ai.requestsWith(marker).length, 2);
+  });
+
+  it('a person erased while the AI is evaluating them: the reply is stored nowhere, and the workflow ends', async () => {
+    const marker = `erased-mid-ai-${Date.now()}`;
+    const summary = `Summary naming the person ${marker}`;
+    ai.script(marker, [{ content: JSON.stringify({ ...JSON.parse(evaluation), summary, strengths: [`Strength ${marker}`] }) }]);
+    const held = ai.hold(marker);
+    const id = await completeInterview(marker);
+    await held.received;
+    const admin = await newKey(org.organization.id, ['read', 'admin']);
+    const candidateId = (await db.query<{ candidate_id: string }>('select candidate_id from recruiting.interviews where id = $1', [id])).rows[0]!.candidate_id;
+    const erased = await call('DELETE', `/api/v1/candidates/${candidateId}`, { key: admin.key });
+    assert.equal(erased.status, 202, erased.text);
+    const task = await eventually(async () => (await call('GET', `/api/v1/tasks/${erased.body.data.id}`, { key: admin.key })).body.data, (t) => t.status === 'succeeded' || t.status === 'failed');
+    assert.equal(task.status, 'succeeded', JSON.stringify(task));
+    held.release();
+
+    const handle = temporal.workflow.getHandle(`evaluate:${id}`);
+    const closed = await eventually(async () => (await handle.describe()).status.name, (status) => status !== 'RUNNING', 60_000);
+    assert.notEqual(closed, 'RUNNING');
+    assertError(await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key }), 404, 'not_found');
+    const row = (await db.query('select status, summary, strengths from recruiting.evaluations where interview_id = $1', [id])).rows[0];
+    assert.notEqual(row.status, 'completed', 'the result of a person erased meanwhile is not stored');
+    assert.equal(row.summary, null);
+    assert.deepEqual(row.strengths, []);
+    assert.deepEqual(await tablesHolding(db, [marker]), [], 'the AI reply is in no table');
+    const history = payloadTexts((await handle.fetchHistory()).events ?? []).join('\n');
+    assert.ok(!history.includes(marker), 'nor in the workflow\'s history');
   });
 });
