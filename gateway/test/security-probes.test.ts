@@ -146,14 +146,16 @@ describe('answers written before routing carry the headers of every response (PR
   });
 });
 
+/** A console user of an organization of its own. */
+async function newUser() {
+  const { organization } = await newOrganizationWithKey(['read']);
+  const email = `sec-${unique()}@example.com`;
+  const password = `pw-${unique()}-${unique()}`;
+  await testIdentity().system.users.create.mutate({ organizationId: organization.id, email, name: 'Sec', password });
+  return { email, password };
+}
+
 describe('console session cookie (PRODUCT.md §11)', () => {
-  async function newUser() {
-    const { organization } = await newOrganizationWithKey(['read']);
-    const email = `sec-${unique()}@example.com`;
-    const password = `pw-${unique()}-${unique()}`;
-    await testIdentity().system.users.create.mutate({ organizationId: organization.id, email, name: 'Sec', password });
-    return { email, password };
-  }
 
   it('is Secure, HttpOnly and SameSite=Lax when PUBLIC_BASE_URL is https', async () => {
     const user = await newUser();
@@ -197,6 +199,19 @@ describe('methods, traversal and CORS on every surface', () => {
     }
     for (const [method, path] of [['GET', '/auth/login'], ['GET', '/auth/logout'], ['PUT', '/auth/logout'], ['DELETE', '/auth/session']] as const) {
       assertError(await call(method, path), 404, 'route_not_found');
+    }
+  });
+
+  it('HEAD on /trpc is the GET without its body: an unknown procedure is no 204', async () => {
+    const login = await call('POST', '/auth/login', { body: await newUser() });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const input = `?input=${encodeURIComponent(JSON.stringify({ limit: 1 }))}`;
+    for (const [path, status] of [[`/trpc/identity/apiKeys.list${input}`, 200], ['/trpc/identity/no.such.procedure', 404], ['/trpc/recruiting/candidates.list?input=%7B%22limit%22%3A0%7D', 400]] as const) {
+      const get = await call('GET', path, { headers: { cookie } });
+      const head = await call('HEAD', path, { headers: { cookie } });
+      assert.equal(get.status, status, `GET ${path}: ${get.text.slice(0, 200)}`);
+      assert.equal(head.status, status, `HEAD ${path}`);
+      assert.equal(head.text, '', `HEAD ${path}`);
     }
   });
 

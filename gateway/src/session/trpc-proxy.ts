@@ -67,7 +67,8 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
       // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
       const ipPrefix = clientIpPrefix(req.ip);
       const upstream = await fetch(`${base}/trpc${path}`, {
-        method: req.method,
+        // HEAD is the GET without its body (tRPC itself answers every HEAD 204); Express drops the body.
+        method: req.method === 'HEAD' ? 'GET' : req.method,
         headers: {
           authorization: `Bearer ${token}`,
           'x-request-id': locals(req).requestId,
