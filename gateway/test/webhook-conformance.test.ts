@@ -205,6 +205,7 @@ describe('webhooks and events as an outside client reads the spec', () => {
         ['POST', `/webhooks/${hook.id}/deliveries/${target.id}/retry`, read, 403], ['POST', `/webhooks/${hook.id}/deliveries/${target.id}/retry`, write, 403],
         ['DELETE', `/webhooks/${hook.id}`, read, 403], ['DELETE', `/webhooks/${hook.id}`, write, 403], ['PATCH', `/webhooks/${hook.id}`, write, 403],
       ] as const) expect(`${method} ${path} as ${key === read ? 'read' : 'write'}`, await call(method, `/api/v1${path}`, { key, body: method === 'PATCH' ? { description: 'x' } : undefined }), status, status === 403 ? 'insufficient_scope' : undefined);
+      expect('PATCH with the id in the body, without the scope', await call('PATCH', `/api/v1/webhooks/${hook.id}`, { key: read, body: { id: hook.id, description: 'x' } }), 403, 'insufficient_scope');
 
       // DELETE: twice is 404; its deliveries and their attempts are 404.
       expect('DELETE', await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: k }), 204);
