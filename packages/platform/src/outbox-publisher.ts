@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { serviceFetch } from './service-fetch.js';
 import type { Logger } from './logger.js';
 import { OUTBOX_CHANNEL, type OutboxEvent } from './outbox.js';
 import { claimWithLease, releaseLease, withTimeout, type LeaseTable } from './lease.js';
@@ -70,7 +71,7 @@ export class OutboxPublisher {
 export function integrationsEventSink(integrationsUrl: string, tokens: InternalTokenCache) {
   return async (events: PublishedEvent[], signal?: AbortSignal): Promise<void> => {
     const token = await tokens.tokenFor({ sub: SYSTEM_SUBJECT, org: null, scopes: ['read', 'write', 'admin'] });
-    const res = await fetch(`${integrationsUrl.replace(/\/$/, '')}/trpc/events.ingest`, {
+    const res = await serviceFetch(`${integrationsUrl.replace(/\/$/, '')}/trpc/events.ingest`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ events }),

@@ -6,6 +6,7 @@ import type { InternalAuth } from './internal-auth.js';
 import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import type { InternalTokenCache } from './internal-auth.js';
 import { currentRequestId } from './request-id.js';
+import { serviceFetch } from './service-fetch.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER, currentAuditContext } from './audit.js';
 
 /**
@@ -34,6 +35,7 @@ export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: stri
       links: [
         httpLink<TRouter>({
           url: `${baseUrl.replace(/\/$/, '')}/trpc`,
+          fetch: serviceFetch,
           headers: async () => {
             const headers: Record<string, string> = { authorization: `Bearer ${await tokens.tokenFor(call.auth)}` };
             // Inside a service call, a call onward carries the same request, client and actor, so

@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { createServiceClient, rethrowServiceError } from './service-client.js';
+import { createServiceServer } from './service-server.js';
+import { createServiceProcedures } from './trpc.js';
+import { InternalTokenCache, SYSTEM_SUBJECT } from './internal-auth.js';
+import { parseKeyRing } from './keys.js';
+import { createLogger } from './logger.js';
+import { AppError } from './errors.js';
+import { integrationsEventSink } from './outbox-publisher.js';
+
+/**
+ * Service calls go over node:http (service-fetch.ts), not the global fetch: what a caller
+ * sees must not change. A real service server over HTTP: results and the AppError a service
+ * throws come back as they were; a service that is down or answers something that is not tRPC
+ * is `service_unavailable`; and connections are reused, whether or not a caller reads the answer.
+ */
+describe('service calls over node:http', () => {
+  const keys = parseKeyRing(`k1:${'r'.repeat(32)}`, 'secret');
+  const tokens = new InternalTokenCache(keys);
+  const auth = { sub: SYSTEM_SUBJECT, org: null, scopes: [] };
+  const { router, internalProcedure } = createServiceProcedures();
+  const appRouter = router({
+    echo: internalProcedure.input(z.object({ text: z.string() })).mutation(({ input }) => ({ echoed: input.text })),
+    lookup: internalProcedure.input(z.object({ id: z.string() })).query(({ input }) => ({ id: input.id })),
+    missing: internalProcedure.query((): string => {
+      throw new AppError('not_found', 'No such thing.');
+    }),
+    'events.ingest': internalProcedure.input(z.object({ events: z.array(z.unknown()) })).mutation(({ input }) => ({ accepted: input.events.length })),
+  });
+  let server: Server;
+  let url: string;
+  const sockets = new Set<unknown>();
+  before(async () => {
+    server = createServiceServer({ name: 'fetch-test', router: appRouter, internalTokenKeys: keys, logger: createLogger('fetch-test', 'fatal'), ready: async () => undefined });
+    server.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('mutations and queries return their results; non-ASCII text survives the round trip', async () => {
+    const client = createServiceClient<typeof appRouter>(url, tokens);
+    assert.deepEqual(await client({ auth }).echo.mutate({ text: 'Zoë Ångström 日本 😀' }), { echoed: 'Zoë Ångström 日本 😀' });
+    assert.deepEqual(await client({ auth }).lookup.query({ id: 'a b&c=d' }), { id: 'a b&c=d' });
+  });
+
+  it('an AppError thrown by the service comes back as that AppError', async () => {
+    const client = createServiceClient<typeof appRouter>(url, tokens);
+    const error = await client({ auth }).missing.query().catch(rethrowServiceError).then(() => null, (err: unknown) => err);
+    assert.ok(error instanceof AppError);
+    assert.equal(error.code, 'not_found');
+  });
+
+  it('a service that refuses connections, or answers with something that is not tRPC, is service_unavailable', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = createServiceClient<typeof appRouter>(`http://127.0.0.1:${port}`, tokens);
+    const refused = await down({ auth }).lookup.query({ id: 'x' }).catch(rethrowServiceError).then(() => null, (err: unknown) => err);
+    assert.ok(refused instanceof AppError);
+    assert.equal(refused.code, 'service_unavailable');
+
+    const proxy = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const behindProxy = createServiceClient<typeof appRouter>(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tokens);
+      const bad = await behindProxy({ auth }).lookup.query({ id: 'x' }).catch(rethrowServiceError).then(() => null, (err: unknown) => err);
+      assert.ok(bad instanceof AppError);
+      assert.equal(bad.code, 'service_unavailable');
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+
+  it('connections are kept alive and reused, also by the outbox sink, which never reads its answer', async () => {
+    const client = createServiceClient<typeof appRouter>(url, tokens);
+    const sink = integrationsEventSink(url, tokens);
+    sockets.clear();
+    for (let i = 0; i < 200; i++) {
+      await client({ auth }).echo.mutate({ text: String(i) });
+      await sink([]);
+    }
+    assert.ok(sockets.size <= 2, `200 sequential calls of each kind opened ${sockets.size} connections`);
+  });
+});

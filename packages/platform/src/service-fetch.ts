@@ -1,0 +1,52 @@
+import { Agent, request } from 'node:http';
+
+/**
+ * The transport of service-to-service calls (service-client.ts's tRPC clients, the outbox
+ * publisher's sink): Node's own HTTP client over one keep-alive agent per process, in place of the
+ * global `fetch`.
+ *
+ * Why not `fetch`: a profile of `POST /api/v1/positions` under load (docs/benchmarks.md,
+ * bench:webhooks) found half of the gateway's CPU in Node 20's fetch machinery (WHATWG streams
+ * for each body, an AbortController and a DOMException per request, Headers objects), for calls
+ * whose body is one small JSON string. tRPC's link reads nothing of the answer but `json()`.
+ * Why not undici's `request`, as fast: importing undici installs its agent as the global
+ * dispatcher, under Node's built-in fetch of another major version, which then refuses some
+ * headers it sent before; node:http changes nothing global.
+ *
+ * Failures behave as with fetch: a connection refused or reset rejects (the client then reports
+ * the service unavailable), an abort signal aborts, and a body that is not JSON rejects `json()`.
+ * The body is read whole before the promise resolves (these answers are small JSON documents), so
+ * a caller that ignores it never pins a connection.
+ */
+// Idle connections are closed after a minute, before the services' keep-alive timeout (65 s).
+const agent = new Agent({ keepAlive: true, timeout: 60_000 });
+
+type Init = { method?: string; headers?: unknown; body?: unknown; signal?: AbortSignal | null };
+export interface ServiceResponse {
+  ok: boolean;
+  status: number;
+  json: () => Promise<unknown>;
+  text: () => Promise<string>;
+}
+
+export function serviceFetch(url: string | URL | Request, init: Init = {}): Promise<ServiceResponse> {
+  return new Promise((resolve, reject) => {
+    const body = typeof init.body === 'string' ? Buffer.from(init.body) : null;
+    const headers = { ...(init.headers as Record<string, string> | undefined), ...(body ? { 'content-length': String(body.length) } : {}) };
+    const req = request(url instanceof Request ? url.url : url, { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new Error('the connection closed before the whole answer arrived'));
+      });
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown, text: async () => text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
