@@ -445,3 +445,32 @@ describe('what a busy client does at once', () => {
     assert.ok(shown.consent.noticeVersion);
   });
 });
+
+describe('filters combined with the walk, and names that outlive their keys', () => {
+  it('a closed position reaches the walk filtered by status=closed; an unknown event type is 422', async () => {
+    const org = await newOrganizationWithKey(['read', 'write'], 100_000);
+    const p = await newPosition(org.key);
+    const closed = await call('PATCH', `/api/v1/positions/${p.id}`, { key: org.key, body: { status: 'closed' } });
+    assert.equal(closed.status, 200, closed.text);
+    const walk = await eventually(
+      () => call('GET', `/api/v1/positions?updatedAfter=${EPOCH}&status=closed`, { key: org.key }),
+      (r) => r.body.data?.length === 1,
+      30_000,
+    );
+    assert.equal(walk.body.data[0].id, p.id);
+    assert.equal(walk.body.data[0].updatedAt, closed.body.data.updatedAt, 'the walk shows the version the PATCH answered');
+    const open = await call('GET', `/api/v1/positions?updatedAfter=${EPOCH}&status=open`, { key: org.key });
+    assert.deepEqual(open.body.data, []);
+    assertValidation(await call('GET', '/api/v1/events?type=candidate.exploded', { key: org.key }), 'type');
+  });
+
+  it('the trail still names a key after it is revoked', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const writer = await newKey(org.organization.id, ['write']);
+    const c = await call('POST', '/api/v1/candidates', { key: writer.key, body: { email: uniqueEmail('revoked'), name: 'By A Revoked Key' } });
+    assert.equal(c.status, 201, c.text);
+    await testIdentity().forOrganization(org.organization.id).apiKeys.revoke.mutate({ id: writer.keyId });
+    const trail = await call('GET', `/api/v1/audit-events?resourceId=${c.body.data.id}`, { key: org.key });
+    assert.deepEqual(trail.body.data[0].actor, { type: 'api_key', id: writer.keyId, name: 'test' });
+  });
+});
