@@ -112,7 +112,7 @@ describe('retention purges', () => {
     assert.ok(kept.summary);
   });
 
-  it('integrations: relayed outbox rows past 24 h, delivery attempts and inbound ATS events past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {
+  it('integrations: relayed outbox rows past 24 h, delivery attempts, inbound ATS events and erased people\'s tombstones past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver();
     try {
@@ -132,6 +132,12 @@ describe('retention purges', () => {
            ($2, $3, 'greenhouse', $2, 'candidate.created', '{}', 'failed', now() - interval '29 days')`,
         [atsEvents.old, atsEvents.recent, org.organization.id],
       );
+      const tombstones = { old: `int_${tag}_old`, recent: `int_${tag}_recent` };
+      await db.query(
+        `insert into integrations.erased_ids (organization_id, id, candidate_id, created_at) values
+           ($3, $1, 'cand_x', now() - interval '31 days'), ($3, $2, 'cand_x', now() - interval '29 days')`,
+        [tombstones.old, tombstones.recent, org.organization.id],
+      );
       const seeded = await seedOutboxes('integrations');
       const scopes = { old: `${tag}_old`, recent: `${tag}_recent` };
       await db.query(
@@ -144,6 +150,7 @@ describe('retention purges', () => {
       assert.deepEqual(await present('integrations.delivery_attempts', 'id', Object.values(attempts)), [attempts.recent]);
       assert.deepEqual(await present('integrations.idempotency_records', 'scope', Object.values(scopes)), [scopes.recent]);
       assert.deepEqual(await present('integrations.ats_events', 'id', Object.values(atsEvents)), [atsEvents.recent]);
+      assert.deepEqual(await present('integrations.erased_ids', 'id', Object.values(tombstones)), [tombstones.recent]);
     } finally {
       await receiver.close();
     }

@@ -10,6 +10,7 @@ import * as m0008 from './0008_audit_events.js';
 import * as m0009 from './0009_idempotency_records.js';
 import * as m0010 from './0010_erasure_retries.js';
 import * as m0011 from './0011_erasure_tombstones.js';
+import * as m0012 from './0012_erased_ids_created_at.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_idempotency_records': m0009,
   '0010_erasure_retries': m0010,
   '0011_erasure_tombstones': m0011,
+  '0012_erased_ids_created_at': m0012,
 };

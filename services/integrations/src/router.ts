@@ -94,7 +94,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(({ ctx, input }) => retries.take(ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
-        .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int() }))
+        .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int(), erasedIds: z.number().int() }))
         .mutation(() => purgeExpired(db, retention)),
     }),
     events: router({

@@ -10,6 +10,13 @@ import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
 export const EVENT_RETENTION = '30 days';
 /** The oldest instant a retained event may have: older ones are gone from the API and replays before the hourly purge deletes them. */
 const retainedSince = sql<Date>`now() - ${EVENT_RETENTION}::interval`;
+/**
+ * How long an erased person's tombstones (integrations.erased_ids) are kept. They are needed only
+ * while an event of the person that a relay read before the erasure's scrub can still be handed
+ * in: a relay hands in a batch within its lease (3 × RELAY_CALL_TIMEOUT_MS, 30 s), or the rows go
+ * back to the outbox, which the recruiting step has redacted. 30 days, as the events themselves.
+ */
+export const ERASED_IDS_RETENTION = '30 days';
 
 function toDelivery(r: Selectable<DeliveriesTable>): Delivery {
   return {
@@ -196,15 +203,16 @@ export interface RetentionSettings {
 
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
- * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows, recorded Idempotency-Keys
- * and old audit rows.
+ * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows, recorded Idempotency-Keys,
+ * old audit rows, and erased people's tombstones past 30 days (ERASED_IDS_RETENTION: docs/operations.md).
  */
-export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; atsEvents: number; idempotency: number; auditEvents: number } & OutboxPurgeResult> {
+export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; atsEvents: number; idempotency: number; auditEvents: number; erasedIds: number } & OutboxPurgeResult> {
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
   const atsEvents = await sql`delete from integrations.ats_events where created_at < now() - make_interval(days => ${retention.atsEventDays})`.execute(db);
   const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
   const idempotency = await purgeIdempotencyRecords(db, SCHEMA, retention.idempotencyHours);
   const auditEvents = await purgeAuditEvents(db, SCHEMA, retention.auditDays);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), atsEvents: Number(atsEvents.numAffectedRows ?? 0), idempotency, auditEvents, ...outboxes };
+  const erasedIds = await sql`delete from integrations.erased_ids where created_at < now() - ${ERASED_IDS_RETENTION}::interval`.execute(db);
+  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), atsEvents: Number(atsEvents.numAffectedRows ?? 0), idempotency, auditEvents, erasedIds: Number(erasedIds.numAffectedRows ?? 0), ...outboxes };
 }
