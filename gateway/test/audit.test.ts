@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -157,6 +158,40 @@ describe('console sessions: a login and a logout are their user\'s writes', () =
 
     assert.equal((await call('POST', '/auth/logout', { headers: { cookie } })).status, 204);
     assert.deepEqual(await auditEvents(org.key, { actorId: user.id }), loggedOut, 'a revoked session is not revoked again');
+  });
+});
+
+describe('a login that rehashes a legacy password hash audits the rehash', () => {
+  it('records user.password_rehashed (the user as actor and resource, nothing else of them) with the session, once', async () => {
+    const org = await newOrganizationWithKey(['admin']);
+    const email = `rehash-${unique()}@example.test`;
+    const password = 'a legacy password';
+    const user = await testIdentity().system.users.create.mutate({ organizationId: org.organization.id, email, name: 'Legacy Hash', password: 'replaced below' });
+    // A legacy scrypt hash (N=16384, r=8, p=1) of the password, as users made before argon2id have.
+    const salt = randomBytes(16);
+    const key = scryptSync(password, salt, 32, { N: 16384, r: 8, p: 1 });
+    const db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+    try {
+      await db.query('update identity.users set password_hash = $1 where id = $2', [`scrypt$16384$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`, user.id]);
+      const login = await call('POST', '/auth/login', { body: { email, password } });
+      assert.equal(login.status, 200, login.text);
+      const stored = (await db.query('select password_hash from identity.users where id = $1', [user.id])).rows[0].password_hash;
+      assert.match(stored, /^\$argon2id\$/, 'the hash was replaced');
+    } finally {
+      await db.end();
+    }
+    const recorded = await auditEvents(org.key, { actorId: user.id });
+    assert.deepEqual(recorded.map((e) => e.action).sort(), ['session.created', 'user.password_rehashed'], JSON.stringify(recorded));
+    const rehashed = recorded.find((e) => e.action === 'user.password_rehashed')!;
+    assert.deepEqual(rehashed.resource, { type: 'user', id: user.id });
+    assert.deepEqual(rehashed.actor, { type: 'user', id: user.id, name: 'Legacy Hash' });
+    assert.ok(!JSON.stringify(rehashed).includes(email), 'ids only: no e-mail in the event');
+
+    const again = await call('POST', '/auth/login', { body: { email, password } });
+    assert.equal(again.status, 200, again.text);
+    const after = await auditEvents(org.key, { actorId: user.id });
+    assert.deepEqual(after.map((e) => e.action).sort(), ['session.created', 'session.created', 'user.password_rehashed'], 'a current hash is not rehashed again');
   });
 });
 

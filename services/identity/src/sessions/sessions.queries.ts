@@ -21,7 +21,8 @@ export type LoginResult =
  * Checks the password and opens a session; the token is returned once and stored only hashed.
  * Throttled per submitted e-mail and per client IP (PRODUCT.md §11). An unknown e-mail is checked
  * against a dummy hash, so it costs the same hashing work as a wrong password; a legacy hash is
- * replaced by an argon2id one once the password has proved right.
+ * replaced by an argon2id one once the password has proved right, audited as `user.password_rehashed`
+ * in the transaction that opens the session.
  */
 export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { email: string; password: string; ip: string | null }): Promise<LoginResult> {
   const keys = { email: normaliseEmail(input.email), ip: input.ip };
@@ -41,14 +42,18 @@ export async function login(db: Kysely<IdentityDB>, deps: LoginDeps, input: { em
     throw new AppError('invalid_credentials', 'E-mail or password is incorrect.');
   }
   await loginSucceeded(db, deps.throttle, keys);
-  if (deps.passwords.needsRehash(user.password_hash)) {
-    await db.updateTable('identity.users').set({ password_hash: await deps.passwords.hash(input.password) }).where('id', '=', user.id).execute();
-  }
+  // Hashed before the transaction (argon2id takes tens of milliseconds), written in it.
+  const rehash = deps.passwords.needsRehash(user.password_hash) ? await deps.passwords.hash(input.password) : null;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.ttlHours * 3600_000);
   const sessionId = newId(ID_PREFIXES.session);
   // The platform calls, but the user the password proved is the one who acted (audit.ts).
   await db.transaction().execute(async (trx) => {
+    if (rehash) {
+      // A write to the user's credentials is audited like any other: the user's id, nothing else of them.
+      const replaced = await trx.updateTable('identity.users').set({ password_hash: rehash }).where('id', '=', user.id).where('password_hash', '=', user.password_hash).executeTakeFirst();
+      if (replaced.numUpdatedRows > 0n) await recordAudit(trx, SCHEMA, user.org_id, 'user.password_rehashed', { type: 'user', id: user.id }, user.id);
+    }
     await trx.insertInto('identity.sessions').values({ id: sessionId, token_hash: hashToken(token), user_id: user.id, expires_at: expiresAt }).execute();
     await recordAudit(trx, SCHEMA, user.org_id, 'session.created', { type: 'session', id: sessionId }, user.id);
   });
