@@ -79,6 +79,18 @@ describe('Idempotency-Key is per route, however the path is spelled (PRODUCT.md 
     assert.equal(list.body.data.length, 1, 'one position was made');
   });
 
+  it('two Idempotency-Key headers are 422, not one key made of both', async () => {
+    const { key } = await newOrganizationWithKey(['read', 'write']);
+    const { host } = new URL(testEnv().gatewayUrl);
+    const body = JSON.stringify({ title: 'Two keys' });
+    const answer = await raw(
+      `POST /api/v1/positions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: a\r\nIdempotency-Key: b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    assert.match(answer, /^HTTP\/1\.1 422 /, answer.slice(0, 200));
+    assert.match(answer, /"path":"Idempotency-Key"/);
+    assert.equal((await call('GET', '/api/v1/positions', { key })).body.data.length, 0);
+  });
+
   it('path parameters keep their case: another id under the same key is another request', async () => {
     const { key } = await newOrganizationWithKey(['read', 'write', 'admin']);
     const idem = { 'idempotency-key': `ids-${unique()}` };

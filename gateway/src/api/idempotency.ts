@@ -31,6 +31,10 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     if (req.method !== 'POST' || idemKey === undefined) {
       return respond(req, res).then((response) => sendRestResponse(res, response), next);
     }
+    // Node joins repeated headers with ", ": two keys would silently become a third one.
+    if (req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'idempotency-key').length > 1) {
+      return sendError(req, res, new AppError('validation_failed', 'Send one Idempotency-Key header.', [{ path: 'Idempotency-Key', message: 'sent more than once' }]));
+    }
     if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
       return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${IDEMPOTENCY_KEY_MAX} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
     }
