@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
  * The loopback webhook receiver of the benchmarks (bench:webhooks, bench:soak): this file run as a
  * child process, so receiving never waits on the bench's event loop. It records every request,
  * stamped with Date.now(), and hands the list over IPC when asked. It answers 200 at once, except
- * on `fail-` paths (500 to the first request of each webhook-id there, 200 after) and `hang-` paths
- * (no answer: the sender's deadline ends the request).
+ * on `fail-` paths (500 to the first request of each webhook-id there, 200 after), `hang-` paths
+ * (no answer: the sender's deadline ends the request) and `slow-<ms>-` paths (500 to the first
+ * request of each webhook-id, then 200 after holding each later request `ms` milliseconds).
  */
 
 export interface Arrival {
@@ -47,12 +48,16 @@ async function serveReceiver(): Promise<void> {
       const webhookId = String(req.headers['webhook-id'] ?? '');
       const key = `${path} ${webhookId}`;
       let answered = 200;
+      const slowMs = /\/slow-(\d+)-/.exec(path)?.[1];
+      let holdMs = 0;
       if (path.includes('/hang-')) answered = 0;
-      else if (path.includes('/fail-') && !failedOnce.has(key)) {
+      else if ((path.includes('/fail-') || slowMs) && !failedOnce.has(key)) {
         failedOnce.add(key);
         answered = 500;
-      }
-      if (answered) res.writeHead(answered, { 'content-type': 'application/json' }).end(answered === 200 ? '{"ok":true}' : '{"error":"bench"}');
+      } else if (slowMs) holdMs = Number(slowMs);
+      const answer = () => res.writeHead(answered, { 'content-type': 'application/json' }).end(answered === 200 ? '{"ok":true}' : '{"error":"bench"}');
+      if (answered && holdMs) setTimeout(answer, holdMs);
+      else if (answered) answer();
       try {
         const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data?: { id?: string } };
         arrivals.push({ path, answered, eventId: event.id, webhookId, type: event.type, dataId: event.data?.id ?? null, at });

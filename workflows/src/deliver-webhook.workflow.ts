@@ -1,5 +1,5 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { RetryWorkflowArgs } from '@hireloop/integrations/deliveries/delivery-start';
+import { condition, defineSignal, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ENDPOINT_FREE_SIGNAL, type RetryWorkflowArgs } from '@hireloop/integrations/deliveries/delivery-start';
 import type { DeliveryActivities } from './activities/webhook-delivery.js';
 
 // An attempt's outcome is decided by the workflow's schedule; the activity is retried only for
@@ -16,13 +16,24 @@ const { attemptDelivery } = proxyActivities<DeliveryActivities>({
 const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
 
 /**
- * The wait before asking again when the endpoint has its cap of attempts in flight: 1 s, doubling
- * up to 30 s, ±25 % (the workflow's seeded Math.random: deterministic on replay), so the deliveries
- * queued behind a slow endpoint do not all ask at once.
+ * The wait before asking again when integrations has its cap of retries in flight (`full`), and,
+ * in histories from before the wake-up signal, when the endpoint had its cap (`busy`): 1 s,
+ * doubling up to 30 s, ±25 % (the workflow's seeded Math.random: deterministic on replay), so the
+ * deliveries queued behind a slow endpoint do not all ask at once.
  */
 function busyWaitMs(times: number): number {
   return Math.min(1000 * 2 ** times, 30_000) * (0.75 + Math.random() / 2);
 }
+
+/**
+ * Queued for an endpoint at its cap (`busy`), the workflow waits for `endpointFree`, which
+ * integrations sends when an attempt to the endpoint ends (endpoint-waiters.ts there). This timer
+ * only covers a signal that never comes (integrations' own sweep re-sends lost ones every 5 s).
+ */
+const ENDPOINT_FREE_FALLBACK = '5 minutes';
+/** Marks histories whose `busy` waits are for the signal (running histories from before replay the timer). */
+const WAKE_ON_SIGNAL = 'webhook-endpoint-free-signal';
+const endpointFree = defineSignal(ENDPOINT_FREE_SIGNAL);
 
 /** Ids and numbers only: the activity reads the payload and the secret from integrations. */
 export type DeliverWebhookArgs = RetryWorkflowArgs;
@@ -33,10 +44,15 @@ export type DeliverWebhookArgs = RetryWorkflowArgs;
  * so the schedule survives restarts of every process. Ends when the delivery is delivered, its
  * endpoint is gone or disabled (410, 5 days of failures, deleted), the delivery was superseded,
  * or the schedule is exhausted. An attempt refused because the endpoint is at its cap (`busy`)
- * was not made nor logged: it is asked again after a short wait, and the schedule goes on from
- * the attempt actually made.
+ * was not made nor logged: the workflow waits for the endpoint's `endpointFree` signal and asks
+ * again, and the schedule goes on from the attempt actually made.
  */
 export async function deliverWebhook(args: DeliverWebhookArgs): Promise<string> {
+  // Set by a signal that may come while the activity that answered `busy` is still reporting back.
+  let woken = false;
+  setHandler(endpointFree, () => {
+    woken = true;
+  });
   let asked = args.retryAfterSeconds;
   for (let attempted = args.attempted; ; attempted++) {
     if (attempted > 0) {
@@ -46,9 +62,12 @@ export async function deliverWebhook(args: DeliverWebhookArgs): Promise<string> 
     }
     const next = args.retrySchedule[attempted];
     const input = { organizationId: args.organizationId, deliveryId: args.deliveryId, generation: args.generation, waitSeconds: next ?? null };
+    woken = false;
     let result = await attemptDelivery(input);
-    for (let busy = 0; result.outcome === 'busy'; busy++) {
-      await sleep(busyWaitMs(busy));
+    for (let busy = 0; result.outcome === 'busy' || result.outcome === 'full'; busy++) {
+      if (result.outcome === 'busy' && patched(WAKE_ON_SIGNAL)) await condition(() => woken, ENDPOINT_FREE_FALLBACK);
+      else await sleep(busyWaitMs(busy));
+      woken = false;
       result = await attemptDelivery(input);
     }
     if (result.outcome !== 'failed') return result.outcome;

@@ -100,6 +100,20 @@ export interface AtsEventsTable {
   created_at: Timestamp;
 }
 
+/**
+ * A retry workflow waiting for a place under its endpoint's concurrency cap (its delivery
+ * `retrying`): signalled, oldest first, when an attempt to the endpoint ends (endpoint-waiters.ts).
+ */
+export interface EndpointWaitersTable {
+  delivery_id: string;
+  webhook_id: string;
+  organization_id: string;
+  generation: number;
+  since: Timestamp;
+  /** When it was last signalled; null while it waits for a signal. */
+  woken_at: Date | null;
+}
+
 /** Tombstones of erased people: the ids their events name (no personal data). */
 export interface ErasedIdsTable {
   organization_id: string;
@@ -113,6 +127,7 @@ export interface IntegrationsDB {
   'integrations.delivery_attempts': DeliveryAttemptsTable;
   'integrations.events': EventsTable;
   'integrations.deliveries': DeliveriesTable;
+  'integrations.endpoint_waiters': EndpointWaitersTable;
   'integrations.tasks': TasksTable;
   'integrations.ats_events': AtsEventsTable;
   'integrations.erased_ids': ErasedIdsTable;

@@ -10,6 +10,7 @@ import { ingestEvents } from './deliveries/fan-out.js';
 import { DeliverySender } from './deliveries/delivery-attempt.js';
 import { Dispatcher } from './deliveries/dispatcher.js';
 import { RetryAttempts } from './deliveries/retry-attempt.js';
+import { EndpointWaiters } from './deliveries/endpoint-waiters.js';
 import { WebhookHttp } from './deliveries/webhook-http.js';
 import { ensurePurgeSchedule } from './deliveries/purge-schedule.js';
 import { createIntegrationsRouter } from './router.js';
@@ -43,7 +44,8 @@ const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'even
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of stored events under the current INVITE_TOKEN_KEYS key');
 const sender = new DeliverySender(secrets, http, inviteUrls);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-const retries = new RetryAttempts({ db, settings: delivery, sender, temporal, logger });
+const waiters = new EndpointWaiters(db, delivery, temporal, logger);
+const retries = new RetryAttempts({ db, settings: delivery, sender, temporal, logger, waiters });
 const router = createIntegrationsRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),
@@ -63,14 +65,16 @@ const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await 
 await publisher.start(config.DATABASE_URL);
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
 await relay.start(config.DATABASE_URL);
-const dispatcher = new Dispatcher(db, delivery, sender, temporal, logger);
+const dispatcher = new Dispatcher(db, delivery, sender, temporal, logger, waiters);
 await dispatcher.start(config.DATABASE_URL);
+waiters.start();
 void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, config.PURGE_INTERVAL_MINUTES, logger);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
   await dispatcher.stop();
   await retries.stop();
+  await waiters.stop();
   await publisher.stop();
   await relay.stop();
   await http.close();

@@ -86,11 +86,11 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     deliveries: router({
       /**
        * One attempt of a retry workflow (its activity): ids and the activity's task token in;
-       * answered at once (accepted, busy or stopped), the activity completed with the outcome.
+       * answered at once (accepted, busy, full or stopped), the activity completed with the outcome.
        */
       attempt: systemOrgProcedure
         .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable(), taskToken: z.base64().max(4096) }))
-        .output(z.object({ outcome: z.enum(['accepted', 'busy', 'stopped']) }))
+        .output(z.object({ outcome: z.enum(['accepted', 'busy', 'full', 'stopped']) }))
         .mutation(({ ctx, input }) => retries.take(ctx.org, input)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure

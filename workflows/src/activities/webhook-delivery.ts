@@ -13,9 +13,13 @@ export interface DeliveryArgs {
   waitSeconds: number | null;
 }
 
-/** How a retry attempt ended, or `busy`: the endpoint had its cap of attempts in flight, none was made. */
+/**
+ * How a retry attempt ended, or none was made: `busy`, the endpoint had its cap of attempts in
+ * flight (the retry is queued for it and will be signalled); `full`, integrations had its cap of
+ * retries in flight (ask again shortly).
+ */
 export type AttemptOutcome =
-  | { outcome: 'delivered' | 'gone' | 'stopped' | 'busy' }
+  | { outcome: 'delivered' | 'gone' | 'stopped' | 'busy' | 'full' }
   | { outcome: 'failed'; retryAfterSeconds: number | null };
 
 /**

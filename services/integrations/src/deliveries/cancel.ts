@@ -16,6 +16,7 @@ export async function cancelEndpointDeliveries(trx: Transaction<IntegrationsDB>,
     update integrations.deliveries d set status = 'cancelled', lease_until = null, next_attempt_at = null, updated_at = now()
     from c where d.id = c.id
     returning d.id, d.generation, c.status as was`.execute(trx);
+  await sql`delete from integrations.endpoint_waiters where webhook_id = ${webhookId}`.execute(trx);
   const workflowIds = rows.filter((r) => r.was === 'retrying').map((r) => retryWorkflowId(r.id, r.generation));
   if (workflowIds.length === 0) return [];
   await sql`delete from integrations.workflow_outbox where workflow_id = any(${workflowIds}) and started_at is null`.execute(trx);

@@ -27,6 +27,12 @@ export interface RetryWorkflowArgs {
 }
 
 /**
+ * The signal integrations sends a retry workflow waiting for a place under its endpoint's cap
+ * when an attempt to that endpoint ends (endpoint-waiters.ts); no arguments.
+ */
+export const ENDPOINT_FREE_SIGNAL = 'endpointFree';
+
+/**
  * `deliver:<delivery>` (generation 0), `deliver:<delivery>:<n>` after a manual retry or a replay:
  * a repeated start of the same generation is a no-op (ARCHITECTURE.md).
  */

@@ -6,6 +6,7 @@ import type { HttpResult } from './webhook-http.js';
 import { stopRetryWorkflows } from './cancel.js';
 import type { DeliverySettings } from './delivery-start.js';
 import { DELIVERIES_CHANNEL } from './fan-out.js';
+import type { EndpointWaiters } from './endpoint-waiters.js';
 
 /** Most deliveries claimed by one query. */
 const CLAIM_BATCH = 200;
@@ -37,6 +38,10 @@ interface Finished {
  * timer. A delivery keeps its lease until its record commits, so the per-endpoint cap and
  * at-least-once hold as before; a batch that fails is retried row by row. Failed attempts are
  * recorded one at a time, as they hand the delivery over to Temporal.
+ *
+ * Each record (and each expired lease handed over) frees a place under its endpoint's cap: the
+ * retries queued for that endpoint are told (`EndpointWaiters.released`, after the commit, not
+ * awaited), so a retry waiting behind first attempts is woken, not left to a timer.
  */
 export class Dispatcher {
   private readonly loop: RelayLoop;
@@ -52,6 +57,7 @@ export class Dispatcher {
     private readonly sender: DeliverySender,
     private readonly temporal: Client,
     private readonly logger: Logger,
+    private readonly waiters: EndpointWaiters,
     private readonly pollMs = 1000,
   ) {
     this.loop = new RelayLoop({ name: 'dispatcher', schema: 'integrations', channel: DELIVERIES_CHANNEL, timing: { pollMs }, logger, pass: () => this.pass() });
@@ -125,6 +131,7 @@ export class Dispatcher {
       const result = await this.sender.send(work);
       if (delivered(result)) return await new Promise<void>((recorded) => this.recordLater({ work, result, recorded }));
       const { stopWorkflows } = await recordAttempt(this.db, this.settings, work, result, { handover: true });
+      this.waiters.released([work.webhook_id]);
       if (stopWorkflows.length) await stopRetryWorkflows(this.temporal, stopWorkflows, this.logger);
     } catch (err) {
       this.couldNotRecord(err, work);
@@ -150,6 +157,7 @@ export class Dispatcher {
           // One by one, so one row the batch could not take (a deadlock, a constraint) does not lose the others.
           for (const { work, result } of batch) await recordDelivered(this.db, [{ work, result }]).catch((err: unknown) => this.couldNotRecord(err, work));
         }
+        this.waiters.released(batch.map((a) => a.work.webhook_id));
         for (const { recorded } of batch) recorded();
       }
       this.recording = false;
@@ -158,16 +166,18 @@ export class Dispatcher {
 
   /** Deliveries whose dispatcher died holding them become retry workflows that attempt at once. */
   private async handOverExpiredLeases(): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: string; organization_id: string; generation: number }>`
+    const expired = await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string; organization_id: string; generation: number; webhook_id: string }>`
         with x as (
           select id from integrations.deliveries where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until < now() limit 100 for update skip locked
         )
         update integrations.deliveries d set status = 'retrying', lease_until = null, next_attempt_at = now(), updated_at = now()
         from x where d.id = x.id
-        returning d.id, d.organization_id, d.generation`.execute(trx);
+        returning d.id, d.organization_id, d.generation, d.webhook_id`.execute(trx);
       for (const row of rows) await handOver(trx, this.settings, row, 0, null);
       if (rows.length) this.logger.warn({ count: rows.length }, 'deliveries with an expired lease handed to Temporal');
+      return rows;
     });
+    this.waiters.released(expired.map((r) => r.webhook_id));
   }
 }

@@ -4,6 +4,7 @@ import type { IntegrationsDB } from '../db.js';
 import { recordAttempt, WORK_COLUMNS, type DeliverySender, type DeliveryWork, type Outcome } from './delivery-attempt.js';
 import { stopRetryWorkflows } from './cancel.js';
 import type { DeliverySettings } from './delivery-start.js';
+import { EndpointWaiters, WOKEN_FOR } from './endpoint-waiters.js';
 
 export interface RetryAttemptDeps {
   db: Kysely<IntegrationsDB>;
@@ -11,6 +12,7 @@ export interface RetryAttemptDeps {
   sender: DeliverySender;
   temporal: Client;
   logger: Logger;
+  waiters: EndpointWaiters;
 }
 
 export interface RetryAttemptInput {
@@ -25,11 +27,13 @@ export interface RetryAttemptInput {
 /**
  * What a retry workflow's activity is answered at once: `accepted` (the attempt is under way; the
  * activity is completed with its Outcome once it is recorded), `busy` (the endpoint has its
- * `endpointConcurrency` attempts in flight, or this instance its `totalConcurrency`: nothing was
- * sent or logged, ask again shortly) or `stopped` (the delivery is no longer this generation's
- * to retry: delivered, cancelled, superseded by a manual retry or a replay, or its event purged).
+ * `endpointConcurrency` attempts in flight: nothing was sent or logged; the retry is queued for
+ * the endpoint and its workflow is signalled when an attempt there ends), `full` (this instance
+ * has its `totalConcurrency` retries in flight: nothing was sent, ask again shortly) or `stopped`
+ * (the delivery is no longer this generation's to retry: delivered, cancelled, superseded by a
+ * manual retry or a replay, or its event purged).
  */
-export type RetryAnswer = { outcome: 'accepted' } | { outcome: 'busy' } | { outcome: 'stopped' };
+export type RetryAnswer = { outcome: 'accepted' | 'busy' | 'full' | 'stopped' };
 
 /**
  * The attempts of retry workflows (PRODUCT.md §8). The payload and the secret are read here,
@@ -56,13 +60,16 @@ export class RetryAttempts {
       from integrations.deliveries d join integrations.events e on e.id = d.event_id join integrations.webhooks w on w.id = d.webhook_id
       where d.id = ${input.deliveryId} and d.organization_id = ${organizationId}`.execute(db);
     const work = rows[0];
-    if (!work || work.status !== 'retrying' || work.generation !== input.generation) return { outcome: 'stopped' };
+    if (!work || work.status !== 'retrying' || work.generation !== input.generation) return this.stopped(input);
     if (work.deleted_at || work.webhook_status !== 'enabled') {
       await db.updateTable('integrations.deliveries').set({ status: 'cancelled', lease_until: null, next_attempt_at: null, updated_at: new Date() })
         .where('id', '=', work.id).where('status', '=', 'retrying').execute();
-      return { outcome: 'stopped' };
+      return this.stopped(input);
     }
-    if (this.inFlight >= settings.totalConcurrency || !(await this.lease(work))) return { outcome: 'busy' };
+    if (this.inFlight >= settings.totalConcurrency) return { outcome: 'full' };
+    // At the cap: queued for the endpoint, then a second look, which takes a place freed before
+    // the queueing committed (its release's wake-up did not see this retry queued).
+    if (!(await this.lease(work, true)) && !(await this.lease(work, false))) return { outcome: 'busy' };
     this.inFlight++;
     const run = this.attempt(work, input).finally(() => {
       this.inFlight--;
@@ -77,22 +84,38 @@ export class RetryAttempts {
     await Promise.all(this.running);
   }
 
+  /** A delivery no longer to retry leaves its endpoint's queue (if it was in it). */
+  private async stopped(input: RetryAttemptInput): Promise<RetryAnswer> {
+    await this.deps.db.deleteFrom('integrations.endpoint_waiters').where('delivery_id', '=', input.deliveryId).where('generation', '=', input.generation).execute();
+    return { outcome: 'stopped' };
+  }
+
   /**
    * Leases the delivery if its endpoint has fewer than `endpointConcurrency` attempts in flight
    * (its leased rows, first attempts included); one transaction at a time per endpoint takes the
    * count, so two instances cannot both take the last place. A lease left by a process that died
-   * mid-attempt is taken over once it has expired.
+   * mid-attempt is taken over once it has expired. A place promised to a queued retry just
+   * woken for it is not taken by another retry (first attempts do not look). Leased, the delivery
+   * leaves its endpoint's queue; not leased and `queue`, it joins it (EndpointWaiters).
    */
-  private lease(work: DeliveryWork): Promise<boolean> {
+  private lease(work: DeliveryWork, queue: boolean): Promise<boolean> {
     const { settings } = this.deps;
     return this.deps.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-lease:${work.webhook_id}`}, 0))`.execute(trx);
       const { rows } = await sql<{ id: string }>`
-        update integrations.deliveries d set lease_until = now() + make_interval(secs => ${settings.leaseMs / 1000}), updated_at = now()
-        where d.id = ${work.id} and d.status = 'retrying' and d.generation = ${work.generation} and (d.lease_until is null or d.lease_until <= now())
-          and (select count(*) from integrations.deliveries y
-               where y.webhook_id = ${work.webhook_id} and y.status in ('pending', 'retrying') and y.lease_until > now()) < ${settings.endpointConcurrency}
-        returning d.id`.execute(trx);
+        with leased as (
+          update integrations.deliveries d set lease_until = now() + make_interval(secs => ${settings.leaseMs / 1000}), updated_at = now()
+          where d.id = ${work.id} and d.status = 'retrying' and d.generation = ${work.generation} and (d.lease_until is null or d.lease_until <= now())
+            and (select count(*) from integrations.deliveries y
+                 where y.webhook_id = ${work.webhook_id} and y.status in ('pending', 'retrying') and y.lease_until > now())
+              + (select count(*) from integrations.endpoint_waiters q
+                 where q.webhook_id = ${work.webhook_id} and q.delivery_id <> ${work.id} and q.woken_at > now() - ${WOKEN_FOR}::interval) < ${settings.endpointConcurrency}
+          returning d.id
+        ), dequeued as (
+          delete from integrations.endpoint_waiters q using leased where q.delivery_id = leased.id
+        )
+        select id from leased`.execute(trx);
+      if (rows.length === 0 && queue) await EndpointWaiters.register(trx, work);
       return rows.length > 0;
     });
   }
@@ -104,6 +127,7 @@ export class RetryAttempts {
     try {
       const result = await sender.send(work);
       const recorded = await recordAttempt(db, settings, work, result, { handover: false, waitSeconds: input.waitSeconds });
+      this.deps.waiters.released([work.webhook_id]);
       if (recorded.stopWorkflows.length) await stopRetryWorkflows(temporal, recorded.stopWorkflows.filter((id) => !id.startsWith(`deliver:${work.id}`)), logger);
       outcome = recorded.outcome;
     } catch (err) {
