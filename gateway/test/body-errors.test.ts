@@ -25,6 +25,18 @@ describe('request bodies (PRODUCT.md §3, §4)', () => {
     assert.equal(res.body.error.code, 'invalid_json');
   });
 
+  it('422 validation_failed for a JSON body that is not an object (found by schemathesis: PATCH with `null` was an empty patch)', async () => {
+    const position = await call('POST', '/api/v1/positions', { key, body: { title: 'Body shape' } });
+    assert.equal(position.status, 201, position.text);
+    for (const rawBody of ['null', '5', '"x"', '[]', 'true']) {
+      for (const [method, path] of [['PATCH', `/api/v1/positions/${position.body.data.id}`], ['POST', '/api/v1/candidates']] as const) {
+        const res = await call(method, path, { key, rawBody, headers: { 'content-type': 'application/json' } });
+        assertValidation(res, '(root)');
+      }
+    }
+    assert.equal((await call('PATCH', `/api/v1/positions/${position.body.data.id}`, { key, body: {} })).status, 200);
+  });
+
   it('415 unsupported_media_type for another content type', async () => {
     const res = await call('POST', '/api/v1/candidates', { key, rawBody: 'email=a@b.c', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(res.status, 415);

@@ -13,6 +13,7 @@ const ENCODINGS = new Set(['identity', 'gzip']);
 const tooLarge = () => new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
 const invalidJson = (why = 'is not valid JSON') => new AppError('invalid_json', `The request body ${why}.`);
 const unsupported = (message: string) => new AppError('unsupported_media_type', message);
+const notAnObject = () => new AppError('validation_failed', 'The request body must be a JSON object.', [{ path: '(root)', message: 'expected a JSON object' }]);
 
 /**
  * Why a `Content-Type`/`Content-Encoding` pair is refused (415), or null when the body is JSON we
@@ -58,7 +59,8 @@ class BodyRefused extends Error {
 /**
  * JSON bodies only (PRODUCT.md §3, §4), the one place the rules live for /api/v1 and /auth:
  * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
- * invalid_json), and 415 for another media type, charset or Content-Encoding. The header is then
+ * invalid_json), 415 for another media type, charset or Content-Encoding, and a JSON object
+ * (422 validation_failed for `null`, an array, a string or a number). The header is then
  * normalised to `application/json`, which is all trpc-to-openapi's case-sensitive check knows.
  */
 export function jsonBody() {
@@ -85,6 +87,9 @@ export function jsonBody() {
     if (refused) return sendError(req, res, unsupported(refused));
     parse(req, res, (err?: unknown) => {
       if (!err) {
+        // Every body of the API is an object: trpc-to-openapi would read `null`, a number or a
+        // string as `{}` (a PATCH with the body `null` answered 200; found by schemathesis).
+        if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) return sendError(req, res, notAnObject());
         req.headers['content-type'] = 'application/json';
         return next();
       }
