@@ -1,29 +1,16 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
-import { Client, Connection } from '@temporalio/client';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, eventually, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { startReceiver, type Received } from './webhook-receiver.js';
 import { payloadTexts } from './temporal-history.js';
+import { stackConnections } from './stack-connections.js';
 
 // The delivery pipeline of PRODUCT.md §8: dispatchers claim committed deliveries from Postgres;
 // Temporal owns retries only. Mechanisms are asserted, not timings (CLARIFICATIONS).
 
-let db: pg.Client;
-let connection: Connection;
-let temporal: Client;
-before(async () => {
-  db = new pg.Client({ connectionString: testEnv().databaseUrl });
-  await db.connect();
-  connection = await Connection.connect({ address: testEnv().temporalAddress });
-  temporal = new Client({ connection });
-});
-after(async () => {
-  await db.end();
-  await connection.close();
-});
+const stack = stackConnections();
 
 async function register(key: string, url: string, events: string[] = ['*']) {
   const res = await call('POST', '/api/v1/webhooks', { key, body: { url, events } });
@@ -38,7 +25,7 @@ function verify(secret: string, r: Received) {
 
 async function deliveryWorkflows(query: string) {
   const found: { id: string; status: string }[] = [];
-  for await (const wf of temporal.workflow.list({ query })) found.push({ id: wf.workflowId, status: wf.status.name });
+  for await (const wf of stack.temporal.workflow.list({ query })) found.push({ id: wf.workflowId, status: wf.status.name });
   return found;
 }
 
@@ -52,7 +39,7 @@ describe('webhook delivery pipeline', () => {
       await eventually(async () => receiver.of('position.created').length, (n) => n >= 5, 20_000);
       for (const r of receiver.received) verify(hook.secret, r);
       // The receiver has them; each is marked delivered once the dispatcher's record of its attempt commits.
-      const deliveries = async () => (await db.query(`select status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id])).rows;
+      const deliveries = async () => (await stack.db.query(`select status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id])).rows;
       const rows = await eventually(deliveries, (r) => r.length === 6 && r.every((x) => x.status !== 'pending'), 20_000);
       assert.equal(rows.length, 6, 'ping + 5 events');
       assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === 1), JSON.stringify(rows));
@@ -76,7 +63,7 @@ describe('webhook delivery pipeline', () => {
         assert.equal(ids.length, 10);
         assert.equal(new Set(ids).size, 10, 'each event once');
       }
-      const { rows } = await db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = any($1)`, [hooks.map((h) => h.id)]);
+      const { rows } = await stack.db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = any($1)`, [hooks.map((h) => h.id)]);
       assert.equal(rows[0].n, 4 * 11, 'one attempt per delivery (ping + 10 events, 4 endpoints)');
     } finally {
       await Promise.all(receivers.map((r) => r.close()));
@@ -96,7 +83,7 @@ describe('webhook delivery pipeline', () => {
       await eventually(async () => receiver.received.length, (n) => n >= 1, 20_000, 20);
       first.child.process.kill('SIGKILL'); // mid-request, holding the lease
       await first.child.exited;
-      const held = await db.query(`select id, status, lease_until from integrations.deliveries where webhook_id = $1`, [hook.id]);
+      const held = await stack.db.query(`select id, status, lease_until from integrations.deliveries where webhook_id = $1`, [hook.id]);
       assert.equal(held.rows[0].status, 'pending');
       assert.ok(held.rows[0].lease_until, 'leased by the dead dispatcher');
       const deliveryId = held.rows[0].id as string;
@@ -104,7 +91,7 @@ describe('webhook delivery pipeline', () => {
       survivor = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
       worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...env, INTEGRATIONS_URL: survivor.url });
       const state = await eventually(
-        async () => (await db.query(`select status, attempts from integrations.deliveries where id = $1`, [deliveryId])).rows[0],
+        async () => (await stack.db.query(`select status, attempts from integrations.deliveries where id = $1`, [deliveryId])).rows[0],
         (r) => r.status === 'delivered',
         60_000,
       );
@@ -134,7 +121,7 @@ describe('webhook delivery pipeline', () => {
       assert.ok(workflows.length >= 1);
       for (const wf of workflows) {
         assert.match(wf.id, /^deliver:dlv_[0-9A-Za-z]+$/);
-        const history = await temporal.workflow.getHandle(wf.id).fetchHistory();
+        const history = await stack.temporal.workflow.getHandle(wf.id).fetchHistory();
         const payloads = payloadTexts(history);
         const [input] = payloads;
         assert.ok(input && JSON.parse(input).deliveryId, `the input is ids: ${input}`);
@@ -163,7 +150,7 @@ describe('webhook delivery pipeline', () => {
       assert.equal(bGot.length, 3, 'B\'s deliveries arrived');
       // B did not wait for a connection that one of A's requests gave up: every one of them is still open.
       assert.deepEqual(aHanging().map((r) => r.open), Array(8).fill(true), 'A\'s requests were all still in flight when B\'s arrived');
-      const attempts = await db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = $1`, [aHook.id]);
+      const attempts = await stack.db.query(`select count(*)::int as n from integrations.delivery_attempts where webhook_id = $1`, [aHook.id]);
       assert.equal(attempts.rows[0].n, 0, 'none of A\'s attempts had ended');
     } finally {
       await receiver.close();
@@ -183,23 +170,23 @@ describe('webhook delivery pipeline', () => {
       const bHook = await register(b.key, healthy.url, ['position.created']);
       for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: a.key, body: { title: `A ${i}` } });
       // A is now in backoff (500s become retry workflows) and hanging (its leases held).
-      await eventually(async () => (await db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status = 'retrying'`, [a.organization.id])).rows[0].n, (n) => n > 0, 20_000);
+      await eventually(async () => (await stack.db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status = 'retrying'`, [a.organization.id])).rows[0].n, (n) => n > 0, 20_000);
       for (let i = 0; i < 5; i++) await call('POST', '/api/v1/positions', { key: b.key, body: { title: `B ${i}` } });
       const got = await eventually(async () => healthy.of('position.created'), (r) => r.length >= 5, 20_000);
       assert.equal(got.length, 5, 'B\'s deliveries went on');
-      const aState = await db.query(`select status, count(*)::int as n from integrations.deliveries where organization_id = $1 group by status`, [a.organization.id]);
+      const aState = await stack.db.query(`select status, count(*)::int as n from integrations.deliveries where organization_id = $1 group by status`, [a.organization.id]);
       const aOpen = aState.rows.filter((r) => r.status === 'pending' || r.status === 'retrying').reduce((n, r) => n + r.n, 0);
       assert.ok(aOpen > 0, `A still in backoff or hanging while B was served: ${JSON.stringify(aState.rows)}`);
-      const leased = await db.query(`select webhook_id, count(*)::int as n from integrations.deliveries where organization_id = $1 and lease_until is not null group by webhook_id`, [a.organization.id]);
+      const leased = await stack.db.query(`select webhook_id, count(*)::int as n from integrations.deliveries where organization_id = $1 and lease_until is not null group by webhook_id`, [a.organization.id]);
       assert.ok(leased.rows.every((r) => r.n <= 8), 'at most WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint');
       // The receiver has them; each is marked delivered once the dispatcher records its attempt.
-      const bUndelivered = async () => (await db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and status <> 'delivered'`, [bHook.id])).rows[0].n;
+      const bUndelivered = async () => (await stack.db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and status <> 'delivered'`, [bHook.id])).rows[0].n;
       assert.equal(await eventually(bUndelivered, (n) => n === 0, 20_000), 0, 'every delivery of B is recorded as delivered');
 
       const running = `OrganizationId = '${a.organization.id}' AND Kind = 'webhook_delivery' AND ExecutionStatus = 'Running'`;
       assert.ok((await deliveryWorkflows(running)).length > 0, 'A has retry workflows before the delete');
       for (const hook of aHooks) assert.equal((await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: a.key })).status, 204);
-      const open = await db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status in ('pending', 'retrying')`, [a.organization.id]);
+      const open = await stack.db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status in ('pending', 'retrying')`, [a.organization.id]);
       assert.equal(open.rows[0].n, 0, 'every pending delivery of A is cancelled');
       assert.deepEqual(await eventually(() => deliveryWorkflows(running), (w) => w.length === 0, 10_000), [], 'no running delivery workflow for A');
     } finally {

@@ -1,10 +1,10 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { eventually, newOrganizationWithKey, startExtraProcess, startTestServer, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { payloadTexts } from './temporal-history.js';
+import { stackConnections } from './stack-connections.js';
 
 // Issue 9: retries queued behind an endpoint at its concurrency cap are woken when a place frees
 // (integrations signals the oldest waiting `deliver:<id>` workflow), not left to poll on a timer.
@@ -12,19 +12,7 @@ import { payloadTexts } from './temporal-history.js';
 // the workflow's only other way out of the wait is a 5-minute fallback timer, past this test's
 // deadlines.
 
-let db: pg.Client;
-let connection: Connection;
-let temporal: Client;
-before(async () => {
-  db = new pg.Client({ connectionString: testEnv().databaseUrl });
-  await db.connect();
-  connection = await Connection.connect({ address: testEnv().temporalAddress });
-  temporal = new Client({ connection });
-});
-after(async () => {
-  await db.end();
-  await connection.close();
-});
+const stack = stackConnections();
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
 
@@ -83,25 +71,25 @@ describe('webhook retries queued behind an endpoint at its cap', () => {
       for (let i = 0; i < 2; i++) await hooks.test.mutate({ id: hook.id });
 
       // Three retry workflows: one holds the endpoint's only place, the other two answered `busy` and queued.
-      const queued = async () => (await db.query(`select delivery_id from integrations.endpoint_waiters where webhook_id = $1 and woken_at is null order by since, delivery_id`, [hook.id])).rows.map((r) => r.delivery_id as string);
+      const queued = async () => (await stack.db.query(`select delivery_id from integrations.endpoint_waiters where webhook_id = $1 and woken_at is null order by since, delivery_id`, [hook.id])).rows.map((r) => r.delivery_id as string);
       assert.equal((await eventually(queued, (q) => q.length === 2 && release !== null, 60_000)).length, 2, 'two retries queued behind the held one');
       const order = await queued();
-      const eventOf = async (deliveryId: string) => (await db.query(`select event_id from integrations.deliveries where id = $1`, [deliveryId])).rows[0].event_id as string;
+      const eventOf = async (deliveryId: string) => (await stack.db.query(`select event_id from integrations.deliveries where id = $1`, [deliveryId])).rows[0].event_id as string;
       const queuedEvents = await Promise.all(order.map(eventOf));
       assert.equal(retries.length, 1, 'only the held retry reached the endpoint');
 
       release!();
-      const deliveries = async () => (await db.query(`select id, status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id])).rows as { id: string; status: string; attempts: number }[];
+      const deliveries = async () => (await stack.db.query(`select id, status, attempts from integrations.deliveries where webhook_id = $1`, [hook.id])).rows as { id: string; status: string; attempts: number }[];
       const rows = await eventually(deliveries, (r) => r.length === 3 && r.every((d) => d.status === 'delivered'), 60_000);
       assert.deepEqual(rows.map((d) => d.status), ['delivered', 'delivered', 'delivered']);
       assert.ok(rows.every((d) => d.attempts === 2), `one failed first attempt and one retry each: ${JSON.stringify(rows)}`);
       assert.equal(retries.length, 3, 'each queued retry reached the endpoint once');
       assert.deepEqual(retries.slice(1), queuedEvents, 'the queued retries were attempted in the order they queued');
       assert.deepEqual(await queued(), [], 'the queue is empty');
-      assert.equal((await db.query(`select count(*)::int as n from integrations.endpoint_waiters where webhook_id = $1`, [hook.id])).rows[0].n, 0);
+      assert.equal((await stack.db.query(`select count(*)::int as n from integrations.endpoint_waiters where webhook_id = $1`, [hook.id])).rows[0].n, 0);
 
       for (const deliveryId of order) {
-        const handle = temporal.workflow.getHandle(`deliver:${deliveryId}`);
+        const handle = stack.temporal.workflow.getHandle(`deliver:${deliveryId}`);
         assert.equal(await handle.result(), 'delivered');
         const waits = afterBusy((await handle.fetchHistory()).events ?? []);
         assert.ok(waits.length >= 1, `${deliveryId} was answered busy`);
