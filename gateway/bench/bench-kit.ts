@@ -125,10 +125,16 @@ export async function newApiKey(bench: Bench, organizationId: string, scopes: Sc
  * triggers too, so the seed's SQL must keep them itself.
  */
 export async function seedingSession(bench: Bench, applicationName: string): Promise<pg.Client> {
+  const db = await benchDatabase(bench, applicationName);
+  await db.query('set session_replication_role = replica');
+  return db;
+}
+
+/** A connection to the stack's database (its superuser), closed when the bench ends. */
+export async function benchDatabase(bench: Bench, applicationName: string): Promise<pg.Client> {
   const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: applicationName });
   await db.connect();
   bench.onCleanup(() => db.end());
-  await db.query('set session_replication_role = replica');
   return db;
 }
 

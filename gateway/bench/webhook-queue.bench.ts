@@ -1,9 +1,8 @@
 import { cpus } from 'node:os';
-import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { step } from '@hireloop/devstack/log';
 import {
-  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren, type CpuSource,
+  benchDatabase, cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren, type CpuSource,
 } from './bench-kit.js';
 import { startReceiver, type Arrival } from './webhook-receiver.js';
 
@@ -62,9 +61,7 @@ await runBench('bench-webhook-queue', async (bench) => {
   const busy = otherWorkloads();
   const receiver = await startReceiver();
   bench.onCleanup(() => receiver.child.kill());
-  const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: 'bench-webhook-queue' });
-  await db.connect();
-  bench.onCleanup(() => db.end());
+  const db = await benchDatabase(bench, 'bench-webhook-queue');
   const connection = await Connection.connect({ address: bench.env['TEMPORAL_ADDRESS']! });
   bench.onCleanup(() => connection.close());
   const temporal = new Client({ connection, namespace: bench.env['TEMPORAL_NAMESPACE'] ?? 'default' });

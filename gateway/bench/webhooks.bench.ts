@@ -1,9 +1,9 @@
 import { cpus } from 'node:os';
-import pg from 'pg';
+import type pg from 'pg';
 import { serviceFetch } from '@hireloop/platform/service-fetch';
 import { step } from '@hireloop/devstack/log';
 import {
-  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren,
+  benchDatabase, cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, postmasterPid, runBench, sleep, snapshotCpu, temporalPid, withChildren,
   type Bench, type BenchOrganization, type CpuSource, type CpuUsage,
 } from './bench-kit.js';
 import { startReceiver, type Arrival, type Receiver } from './webhook-receiver.js';
@@ -308,9 +308,7 @@ await runBench('bench-webhooks', async (bench) => {
   const busy = otherWorkloads();
   const receiver = await startReceiver();
   bench.onCleanup(() => receiver.child.kill());
-  const db = new pg.Client({ connectionString: bench.env['DATABASE_URL'], application_name: 'bench-webhooks' });
-  await db.connect();
-  bench.onCleanup(() => db.end());
+  const db = await benchDatabase(bench, 'bench-webhooks');
   const pidOf = (name: string) => bench.stack.children.find((c) => c.name === name)?.pid ?? 0;
   const postmaster = postmasterPid(bench.dataDir);
   const cpuSources: CpuSource[] = [
