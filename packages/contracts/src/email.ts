@@ -36,7 +36,8 @@ export const EmailAddress = z
 
 /**
  * An e-mail address as the API returns it: rows stored before the server checked the limits
- * above (a 65-character local part) are still returned, so the response schema keeps only the
- * length (CLARIFICATIONS 2026-11-26: the *response* e-mail schema drops `format: email`).
+ * above (a 65-character local part) are still returned, so the response schema drops
+ * `format: email` and keeps the length and zod's pattern, which every stored address passed
+ * (CLARIFICATIONS 2026-11-26, "E-mail addresses").
  */
-export const StoredEmail = z.string().max(EMAIL_MAX).describe('E-mail address; unique per organization, case-insensitive');
+export const StoredEmail = z.string().max(EMAIL_MAX).regex(z.regexes.email).describe('E-mail address; unique per organization, case-insensitive');
