@@ -26,6 +26,12 @@ function refusedHeaders(type: string | undefined, encoding: string | undefined):
   return null;
 }
 
+/** Whether a request carries a body: a non-zero Content-Length, or Transfer-Encoding. */
+export function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /**
  * The nesting depth of a JSON text, read from its bytes without parsing (so 10 000 levels cost a
  * scan, not a parse and a walk): brackets outside strings.
@@ -71,9 +77,7 @@ export function jsonBody() {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
-    const length = req.headers['content-length'];
-    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) {
+    if (!hasBody(req)) {
       if (req.method === 'DELETE') return next();
       req.body = {};
       req.headers['content-type'] = 'application/json';
