@@ -67,7 +67,11 @@ export function arbitraryFor(schema: JsonSchema, resolve: (ref: string) => JsonS
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) return fc.oneof(...variants.map((v) => arbitraryFor(v, resolve, known, depth + 1)));
-  if (schema.allOf?.length) return arbitraryFor(Object.assign({}, ...schema.allOf) as JsonSchema, resolve, known, depth);
+  if (schema.allOf?.length) {
+    // The schema's own keywords with its subschemas' (a name: its type and lengths, and the last of its patterns).
+    const { allOf, ...own } = schema;
+    return arbitraryFor(Object.assign(own, ...allOf) as JsonSchema, resolve, known, depth);
+  }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'string':
