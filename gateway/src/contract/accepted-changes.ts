@@ -58,6 +58,13 @@ export const ACCEPTED_CHANGES: AcceptedChange[] = [
     changelog: '2026-11-26',
   },
   {
+    id: ['request-property-unique-items-set'],
+    matches: (c) => ['POST /webhooks', 'PATCH /webhooks/{id}'].includes(operationOf(c)) && c.text === "the `events` request property's uniqueItems was set to true",
+    reason:
+      'A webhook\'s event types were always refused when they repeat (422 "event types must not repeat"); uniqueItems publishes that rule (CLARIFICATIONS 2026-11-26, "describing a rule is not narrowing it"; found by schemathesis).',
+    changelog: '2026-11-26',
+  },
+  {
     id: ['response-property-type-changed'],
     matches: (c) => EMAIL_RESPONSE.test(c.text),
     reason:

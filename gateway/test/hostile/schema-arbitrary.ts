@@ -70,7 +70,7 @@ export function arbitraryFor(schema: JsonSchema, resolve: (ref: string) => JsonS
     // A variant that only narrows the schema's own keywords (`oneOf: [{required: [a]}, {required: [b]}]`)
     // is generated with them: the object and its properties, then that variant's requirement.
     const { anyOf: _anyOf, oneOf: _oneOf, ...own } = schema;
-    const withOwn = (v: JsonSchema): JsonSchema => (own.type || own.properties ? { ...own, ...v, required: [...(own.required ?? []), ...(v.required ?? [])] } : v);
+    const withOwn = (v: JsonSchema): JsonSchema => (own.type || own.properties ? { ...own, ...v, items: own.items ?? v.items, required: [...(own.required ?? []), ...(v.required ?? [])] } : v);
     return fc.oneof(...variants.map((v) => arbitraryFor(withOwn(v), resolve, known, depth + 1)));
   }
   if (schema.allOf?.length) {

@@ -19,6 +19,8 @@ export const WebhookEvents = z
   .max(WEBHOOK_EVENTS_MAX)
   .refine((e) => new Set(e).size === e.length, 'event types must not repeat')
   .refine((e) => !e.includes('*') || e.length === 1, '"*" stands alone')
+  // The two rules above, as the document can state them (describing a rule is not narrowing it).
+  .meta({ uniqueItems: true, anyOf: [{ const: ['*'] }, { items: { not: { const: '*' } } }] })
   .describe(`Event types to receive, or ["*"] for all: ${SubscribableEvent.options.join(', ')}`);
 
 const WEBHOOK_URL_MAX = 2048;
