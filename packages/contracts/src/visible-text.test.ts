@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BIDI_OVERRIDES, INVISIBLE_RANGES, visibleName } from './visible-text.js';
+import { BIDI_OVERRIDES, INVISIBLE_RANGES, NO_BIDI_OVERRIDE_PATTERN, VISIBLE_PATTERN, visibleName } from './visible-text.js';
 import { NON_BLANK_PATTERN, trimmedText } from './common.js';
 import { emailLimitBroken, EmailAddress, StoredEmail } from './email.js';
 
@@ -48,6 +48,14 @@ describe('names and titles need a visible character (issue 18 item 6)', () => {
   it('RLM, LRM, ZWJ and ZWNJ stay allowed inside a name with visible characters', () => {
     for (const name of ['\u200fשרה כהן', 'مريم\u200cمحمدی', 'می\u200cخواهم', 'Zoë\u200d', '\u200eAnn', '👩\u200d💻 Ada']) {
       assert.equal(Name.safeParse(name).data, name.trim(), JSON.stringify(name));
+    }
+  });
+
+  it('the published patterns read the same with and without the u flag (Spectral reads them without)', () => {
+    for (const pattern of [VISIBLE_PATTERN, NO_BIDI_OVERRIDE_PATTERN, NON_BLANK_PATTERN]) {
+      const plain = new RegExp(pattern);
+      const unicode = new RegExp(pattern, 'u');
+      for (const sample of ['a', '\u200b', '\u202e', ' ', 'Zoë', '\u{1F600}']) assert.equal(plain.test(sample), unicode.test(sample), `${pattern} on ${JSON.stringify(sample)}`);
     }
   });
 
