@@ -7,8 +7,11 @@ import { requestId } from './api/request-id.js';
 import { authenticateApiKey } from './api/authenticate.js';
 import { jsonBody } from './api/body.js';
 import { noQueryOnBodyRoutes, wellFormedUrl } from './api/url.js';
+import { refuseAmbiguousHeaders } from './api/duplicate-headers.js';
+import { queryPairLimit } from './api/query-limit.js';
 import { idempotency } from './api/idempotency.js';
 import { restResponder } from './api/rest-handler.js';
+import { voidingRepliesOnErasure } from './api/erasure-replies.js';
 import { sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { referenceRoutes } from './reference/reference.js';
@@ -64,7 +67,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', authenticateApiKey(deps.services), wellFormedUrl(), noQueryOnBodyRoutes(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, restResponder(deps.services, deps.publicBaseUrl, deps.logger)));
+  app.use('/api/v1', refuseAmbiguousHeaders(), authenticateApiKey(deps.services), queryPairLimit(), wellFormedUrl(), noQueryOnBodyRoutes(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, restResponder(deps.services, deps.publicBaseUrl, deps.logger))));
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));

@@ -6,7 +6,8 @@ export interface IdempotencyKeysTable {
   path: string;
   idempotency_key: string;
   fingerprint: string;
-  state: 'in_flight' | 'completed';
+  /** `voided`: the response named a person since erased; a retry is 404 (api/erasure-replies.ts). */
+  state: 'in_flight' | 'completed' | 'voided';
   locked_until: Date | null;
   response_status: number | null;
   response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;

@@ -38,5 +38,5 @@ export const routes: ConsoleRoute[] = [
   { path: 'audit', title: 'Audit log', nav: true, load: () => import('./views/audit/AuditView.js') },
 ];
 
-/** Where /console/ lands after login. */
-export const HOME = 'keys';
+/** Where /console/ lands after login: a recruiter's daily work, not the API keys (issue 18 item 11). */
+export const HOME = 'candidates';

@@ -19,7 +19,7 @@ function setRateLimitHeaders(res: Response, rl: RateLimit): void {
  * A 401 with the challenge RFC 7235 §3.1 requires on every 401: `Bearer`, and RFC 6750's
  * `error="invalid_token"` when a key was sent but is not accepted.
  */
-function refuse(req: Request, res: Response, error: AppError): void {
+export function refuseCredentials(req: Request, res: Response, error: AppError): void {
   res.setHeader('WWW-Authenticate', error.code === 'missing_api_key' ? 'Bearer realm="hireloop"' : 'Bearer realm="hireloop", error="invalid_token"');
   sendError(req, res, error);
 }
@@ -32,17 +32,17 @@ function refuse(req: Request, res: Response, error: AppError): void {
 export function authenticateApiKey(services: ServiceClients) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
-    if (!header) return refuse(req, res, new AppError('missing_api_key', 'Send your API key as `Authorization: Bearer hl_…`.'));
+    if (!header) return refuseCredentials(req, res, new AppError('missing_api_key', 'Send your API key as `Authorization: Bearer hl_…`.'));
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const key = match?.[1];
-    if (!key || !isWellFormedApiKey(key)) return refuse(req, res, new AppError('invalid_api_key', 'The API key is malformed or unknown.'));
+    if (!key || !isWellFormedApiKey(key)) return refuseCredentials(req, res, new AppError('invalid_api_key', 'The API key is malformed or unknown.'));
     try {
       const result = await services
         .identityAsSystem(locals(req).requestId)
         .apiKeys.authenticate.mutate({ key })
         .catch(rethrowServiceError);
-      if (result.status === 'invalid') return refuse(req, res, new AppError('invalid_api_key', 'The API key is malformed or unknown.'));
-      if (result.status === 'revoked') return refuse(req, res, new AppError('revoked_api_key', 'This API key has been revoked.'));
+      if (result.status === 'invalid') return refuseCredentials(req, res, new AppError('invalid_api_key', 'The API key is malformed or unknown.'));
+      if (result.status === 'revoked') return refuseCredentials(req, res, new AppError('revoked_api_key', 'This API key has been revoked.'));
       setRateLimitHeaders(res, result.rateLimit);
       if (!result.rateLimit.allowed) {
         res.setHeader('Retry-After', String(result.rateLimit.retryAfterSeconds));

@@ -2,12 +2,11 @@ import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@hireloop/platform';
 import { sendError } from './errors.js';
+import { jsonMediaTypeProblem } from './media-type.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
-const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/i;
-const CHARSET = /^\s*charset\s*=\s*"?([^";\s]*)"?\s*$/i;
 const ENCODINGS = new Set(['identity', 'gzip']);
 
 const tooLarge = () => new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
@@ -17,17 +16,20 @@ const notAnObject = () => new AppError('validation_failed', 'The request body mu
 
 /**
  * Why a `Content-Type`/`Content-Encoding` pair is refused (415), or null when the body is JSON we
- * read: the media type compared case-insensitively, UTF-8 as the only charset, identity or gzip.
+ * read: the media type as RFC 9110 reads it (media-type.ts), UTF-8 as the only charset, identity
+ * or gzip.
  */
 function refusedHeaders(type: string | undefined, encoding: string | undefined): string | null {
-  const [media = '', ...params] = (type ?? '').split(';');
-  if (!JSON_MEDIA_TYPE.test(media.trim())) return `Send the body as application/json${type ? `, not ${media.trim().slice(0, 100)}` : ''}.`;
-  for (const param of params) {
-    const charset = CHARSET.exec(param)?.[1];
-    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return 'Send the body in UTF-8 (charset=utf-8), the only charset accepted.';
-  }
+  const media = jsonMediaTypeProblem(type);
+  if (media) return media;
   if (encoding !== undefined && !ENCODINGS.has(encoding.trim().toLowerCase())) return 'Send the body uncompressed or with Content-Encoding: gzip.';
   return null;
+}
+
+/** Whether a request carries a body: a non-zero Content-Length, or Transfer-Encoding. */
+export function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /**
@@ -75,9 +77,7 @@ export function jsonBody() {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
-    const length = req.headers['content-length'];
-    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) {
+    if (!hasBody(req)) {
       if (req.method === 'DELETE') return next();
       req.body = {};
       req.headers['content-type'] = 'application/json';
@@ -85,12 +85,14 @@ export function jsonBody() {
     }
     const refused = refusedHeaders(req.headers['content-type'], req.headers['content-encoding']);
     if (refused) return sendError(req, res, unsupported(refused));
+    // Read as JSON in UTF-8 from here on: the body parser knows only `utf-…` charset names, and
+    // trpc-to-openapi only the lower-case `application/json` (`charset=utf8` was a 415).
+    req.headers['content-type'] = 'application/json';
     parse(req, res, (err?: unknown) => {
       if (!err) {
         // Every body of the API is an object: trpc-to-openapi would read `null`, a number or a
         // string as `{}` (a PATCH with the body `null` answered 200; found by schemathesis).
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) return sendError(req, res, notAnObject());
-        req.headers['content-type'] = 'application/json';
         return next();
       }
       const e = err as { type?: string; status?: number };

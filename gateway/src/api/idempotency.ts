@@ -59,6 +59,9 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
         if (existing.fingerprint !== print) {
           return sendError(req, res, new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'));
         }
+        if (existing.state === 'voided') {
+          return sendError(req, res, new AppError('not_found', 'The person this request created or named has been erased; its stored response is gone.'));
+        }
         if (existing.state === 'completed') {
           const headers = { ...existing.response_headers, 'Idempotent-Replayed': 'true' };
           return sendRestResponse(res, { status: existing.response_status ?? 200, headers, body: openStoredBody(box, existing.response_body) });

@@ -4,8 +4,11 @@ import { AppError, newRequestId } from '@hireloop/platform';
 import { errorResponse } from './errors.js';
 import { CSP } from './security-headers.js';
 
-/** The request line at the start of what the parser held: the path picks the error's surface. */
-const REQUEST_LINE = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/;
+/**
+ * The start of the request line the parser held: the path picks the error's surface. Only its
+ * beginning matters, so a line cut short (longer than what is read of it) still names it.
+ */
+const REQUEST_LINE = /^[A-Z]+ (\/[^\s?]*)/;
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them. Headers past Node's limit get 431

@@ -1,12 +1,14 @@
 // `npm run openapi:snapshot`: writes docs/openapi/v1.json, the published /api/v1 document, built
 // in-process the way the gateway serves it (no stack needed). When it changes, the changes oasdiff
 // finds (paths, operations, fields, parameters) are appended to today's entry in docs/changelog.md.
+// A breaking change is written only when gateway/src/contract/accepted-changes.ts allows it.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oasdiff } from '@hireloop/devstack/oasdiff';
 import { SNAPSHOT_PATH, snapshotDocument, snapshotText } from './snapshot.js';
+import { acceptedChange } from './accepted-changes.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const file = join(ROOT, SNAPSHOT_PATH);
@@ -17,9 +19,29 @@ const after = snapshotText(snapshotDocument());
 if (before === after) {
   console.log(`${SNAPSHOT_PATH} is up to date.`);
 } else {
+  if (before !== null) await refuseUnacceptedBreaking(before, after);
   writeFileSync(file, after);
   console.log(`${SNAPSHOT_PATH} written.`);
   if (before !== null) await appendChanges(before);
+}
+
+/** Exits without writing when oasdiff finds a breaking change the accepted list does not allow. */
+async function refuseUnacceptedBreaking(previous: string, next: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-snapshot-'));
+  let breaking;
+  try {
+    writeFileSync(join(dir, 'before.json'), previous);
+    writeFileSync(join(dir, 'after.json'), next);
+    breaking = await oasdiff('breaking', join(dir, 'before.json'), join(dir, 'after.json'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const refused = breaking.filter((c) => !acceptedChange(c));
+  if (breaking.length > refused.length) console.log(`${breaking.length - refused.length} breaking change(s) allowed by gateway/src/contract/accepted-changes.ts.`);
+  if (refused.length === 0) return;
+  console.error(`Not written: ${refused.length} breaking change(s) that v1 does not allow (PRODUCT.md §9):`);
+  for (const c of refused) console.error(`  ${c.id}${c.operation ? ` at ${c.operation} ${c.path}` : ''}: ${c.text}`);
+  process.exit(1);
 }
 
 /** Appends the changes from the previous snapshot to today's section of docs/changelog.md. */

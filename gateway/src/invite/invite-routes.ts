@@ -3,6 +3,8 @@ import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
+import { InviteToken } from '@hireloop/contracts';
+import { verifyUtf8Form } from './form-utf8.js';
 import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
 import { appErrorOfThrown } from '../surface-errors.js';
 import { htmlErrorPage } from '../api/errors.js';
@@ -18,7 +20,13 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     res.setHeader('X-Robots-Tag', 'noindex');
     next();
   });
-  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }));
+  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100, verify: verifyUtf8Form }));
+  // A token that cannot be one is the page of an unknown invite, before any call: it travels to
+  // recruiting in a URL, where 16 000 characters overflowed the header limit (issue 18 item 4).
+  router.param('token', (req, res, next, token: string) => {
+    if (!InviteToken.safeParse(token).success) return void res.status(404).type('html').send(notFoundPage());
+    next();
+  });
 
   const fail = (req: Request, res: Response, err: unknown) => {
     const app = err instanceof AppError ? err : appErrorFromClientError(err);

@@ -34,6 +34,7 @@ export const enrollCandidate = apiProcedure
   .meta({
     scope: 'write',
     successStatus: 201,
+    exactlyOneOf: ['candidateId', 'candidate'],
     openapi: {
       method: 'POST', path: '/hiring-flows/{id}/candidates', tags, summary: 'Enroll a candidate into a flow', successDescription: 'The candidate was enrolled in the first stage', errorResponses: [404],
       description: 'Body: `{"candidateId": "cand_…"}`, or `{"candidate": {"email", "name"}}` to find the candidate by e-mail or create one. The enrollment starts in the first stage; if that is an `ai_interview` stage, an interview is scheduled for the flow\'s position and its id returned. Enrolling twice is 409 `already_enrolled`.',
@@ -68,6 +69,7 @@ export const listFlowCandidates = apiProcedure
 export const moveFlowCandidate = apiProcedure
   .meta({
     scope: 'write',
+    exactlyOneOf: ['stageId', 'status'],
     openapi: {
       method: 'PATCH', path: '/hiring-flows/{id}/candidates/{enrollmentId}', tags, summary: 'Move a candidate to a stage, or end the enrollment', errorResponses: [404, 409],
       description: 'Body: `{"stageId": "stage_…"}` moves the candidate to that stage of the flow (any stage, forwards or back; 422 for a stage the flow does not have); `{"status": "completed" | "withdrawn"}` ends the enrollment. Give exactly one. Entering an `ai_interview` stage schedules an interview for the flow\'s position unless the enrollment\'s interview is still open. An ended enrollment is 409 `enrollment_ended`; asking for the stage or status it already has returns it unchanged. Emits `hiring_flow.candidate_moved` when something changed.',

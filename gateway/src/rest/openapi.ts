@@ -229,6 +229,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       // loses `.strict()`: say again what the server does with an unknown field (schemathesis).
       const body = (op.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
       if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
+      // A cross-field rule the generator can read: exactly one of these fields.
+      if (body && meta?.exactlyOneOf) body['oneOf'] = meta.exactlyOneOf.map((field) => ({ required: [field] }));
       // A request without a body is read as `{}` (trpc-to-openapi); where `{}` is a valid body
       // (a PATCH whose fields are all optional) the body is optional, and the document says so.
       const input = inputByRoute.get(`${method} ${path}`);

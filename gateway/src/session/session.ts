@@ -1,18 +1,24 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, rethrowServiceError } from '@hireloop/platform';
-import type { User } from '@hireloop/contracts';
+import { SessionToken, type User } from '@hireloop/contracts';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import { sendError } from '../api/errors.js';
 
 export const SESSION_COOKIE = 'hl_session';
 
+/**
+ * The session cookie's token, or undefined when there is none or it cannot be one: a value the
+ * identity service would refuse (too long) never travels to it (issue 18 item 4).
+ */
 export function readSessionCookie(req: Request): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
+    if (name !== SESSION_COOKIE) continue;
+    const token = decodeURIComponent(value.join('='));
+    return SessionToken.safeParse(token).success ? token : undefined;
   }
   return undefined;
 }

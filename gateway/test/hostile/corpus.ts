@@ -21,6 +21,12 @@ export const NASTY_STRINGS: string[] = [
   '../../etc/passwd',
   '<script>alert(1)</script>',
   '\u202e\u200b\ufeff',
+  // Issue 18: blank-looking names, a bidi override beside visible text, an undeliverable e-mail.
+  '\u200b\u200c\u200d\u2060',
+  '\u2800\u3164\u00ad',
+  'Ann\u202eeoJ',
+  `${'a'.repeat(65)}@example.com`,
+  'https://example.com:0/\t',
   '\u{1F600}'.repeat(50),
   'x'.repeat(20_001),
   '%00%ff',

@@ -66,8 +66,18 @@ export function arbitraryFor(schema: JsonSchema, resolve: (ref: string) => JsonS
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const variants = schema.anyOf ?? schema.oneOf;
-  if (variants) return fc.oneof(...variants.map((v) => arbitraryFor(v, resolve, known, depth + 1)));
-  if (schema.allOf?.length) return arbitraryFor(Object.assign({}, ...schema.allOf) as JsonSchema, resolve, known, depth);
+  if (variants) {
+    // A variant that only narrows the schema's own keywords (`oneOf: [{required: [a]}, {required: [b]}]`)
+    // is generated with them: the object and its properties, then that variant's requirement.
+    const { anyOf: _anyOf, oneOf: _oneOf, ...own } = schema;
+    const withOwn = (v: JsonSchema): JsonSchema => (own.type || own.properties ? { ...own, ...v, items: own.items ?? v.items, required: [...(own.required ?? []), ...(v.required ?? [])] } : v);
+    return fc.oneof(...variants.map((v) => arbitraryFor(withOwn(v), resolve, known, depth + 1)));
+  }
+  if (schema.allOf?.length) {
+    // The schema's own keywords with its subschemas' (a name: its type and lengths, and the last of its patterns).
+    const { allOf, ...own } = schema;
+    return arbitraryFor(Object.assign(own, ...allOf) as JsonSchema, resolve, known, depth);
+  }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'string':

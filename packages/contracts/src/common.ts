@@ -21,6 +21,26 @@ export function text() {
   return wellFormed(z.string());
 }
 
+/**
+ * What `String.prototype.trim()` removes (ECMAScript WhiteSpace and LineTerminator), written as
+ * `\\uXXXX` escapes that JavaScript's and Python's regular expressions read alike.
+ */
+export const TRIMMED_CHARACTERS = '\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
+/**
+ * The published form of "not empty after trimming" (CLARIFICATIONS 2026-11-26, "describing a rule
+ * is not narrowing it"): one character that trim() keeps, anywhere in the value.
+ */
+export const NON_BLANK_PATTERN = `[^${TRIMMED_CHARACTERS}]`;
+
+/**
+ * A text that is trimmed, then holds 1–`max` characters (a title's note, an external id, a
+ * question). The document states the trimmed rule it can state: `pattern` (not blank), beside
+ * `minLength`/`maxLength`. The server's rule is trim() then the limits; the pattern only says it.
+ */
+export function trimmedText(max: number, min = 1) {
+  return text().trim().min(min).max(max).meta({ pattern: NON_BLANK_PATTERN });
+}
+
 /** ISO 8601 UTC timestamp as it appears on the wire (`2026-01-31T09:30:00.000Z`). */
 export const Timestamp = z.iso.datetime({ offset: false }).max(30).describe('ISO 8601 UTC timestamp');
 

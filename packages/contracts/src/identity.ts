@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { ID_PREFIXES, int32, prefixedId, text, Timestamp } from './common.js';
+import { ID_PREFIXES, int32, prefixedId, Timestamp, trimmedText } from './common.js';
+import { visibleName } from './visible-text.js';
 import { Scope } from './scopes.js';
 
 export const OrganizationId = prefixedId(ID_PREFIXES.organization);
 export const ApiKeyId = prefixedId(ID_PREFIXES.apiKey);
 export const UserId = prefixedId(ID_PREFIXES.user);
 
-export const ApiKeyName = text().trim().min(1).max(100);
+/** A key's name as returned; a new key's name is ApiKeyNameInput (a visible character, issue 18). */
+export const ApiKeyName = trimmedText(100);
+export const ApiKeyNameInput = visibleName(100);
 export const ScopeList = z
   .array(Scope)
   .max(Scope.options.length)
@@ -17,7 +20,8 @@ export const ScopeList = z
 export const RateLimitPerMinute = int32(1, 1_000_000);
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
 
-export const OrganizationName = text().trim().min(1).max(200);
+export const OrganizationName = trimmedText(200);
+export const OrganizationNameInput = visibleName(200);
 export const Organization = z.object({ id: OrganizationId, name: OrganizationName });
 export type Organization = z.infer<typeof Organization>;
 
@@ -39,7 +43,7 @@ export const ApiKey = z.object({
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyInput = z.object({
-  name: ApiKeyName,
+  name: ApiKeyNameInput,
   scopes: ScopeList,
   rateLimitPerMinute: RateLimitPerMinute.optional(),
 });

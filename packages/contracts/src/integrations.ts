@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ID_PREFIXES, Instant, int32, prefixedId, text, Timestamp, wellFormed } from './common.js';
+import { ID_PREFIXES, Instant, int32, prefixedId, text, Timestamp, trimmedText, wellFormed } from './common.js';
+import { EmailAddress } from './email.js';
+import { visibleName } from './visible-text.js';
 import { EventType } from './events.js';
 import { CandidateId, Failure, ListQuery, ModelName, PositionId } from './recruiting.js';
 
@@ -17,9 +19,49 @@ export const WebhookEvents = z
   .max(WEBHOOK_EVENTS_MAX)
   .refine((e) => new Set(e).size === e.length, 'event types must not repeat')
   .refine((e) => !e.includes('*') || e.length === 1, '"*" stands alone')
+  // The two rules above, as the document can state them (describing a rule is not narrowing it).
+  .meta({ uniqueItems: true, anyOf: [{ const: ['*'] }, { items: { not: { const: '*' } } }] })
   .describe(`Event types to receive, or ["*"] for all: ${SubscribableEvent.options.join(', ')}`);
 
-const WebhookUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
+const WEBHOOK_URL_MAX = 2048;
+/** A webhook URL as stored and returned (rows from before WebhookUrlInput's rules included). */
+const WebhookUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(WEBHOOK_URL_MAX));
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001F\u007F]*$/;
+
+/**
+ * Why a webhook URL a client sends can never be delivered to, or null (issue 18 item 8): not an
+ * http(s) URL, or port 0. Control characters are refused by a pattern before this: the URL
+ * parser would silently drop a tab or a line break and hide the client's mistake.
+ */
+export function undeliverableWebhookUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return 'must be a valid URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
+  if (url.port === '0') return 'port 0 cannot be connected to';
+  return null;
+}
+
+/**
+ * A webhook URL in a create or PATCH body: surrounding spaces are trimmed and the URL is stored as
+ * the URL parser writes it, as before; control characters anywhere and port 0 are 422.
+ */
+const WebhookUrlInput = wellFormed(
+  z
+    .string()
+    .max(WEBHOOK_URL_MAX)
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (tab, line breaks)')
+    .superRefine((raw, ctx) => {
+      const why = undeliverableWebhookUrl(raw);
+      if (why) ctx.addIssue({ code: 'custom', message: why, input: raw });
+    })
+    .overwrite((raw) => (undeliverableWebhookUrl(raw) ? raw : new URL(raw.trim()).href)),
+).meta({ format: 'uri' });
 const WebhookDescription = text().trim().max(500);
 
 export const DeliveryId = prefixedId(ID_PREFIXES.delivery);
@@ -58,7 +100,7 @@ export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 
 export const CreateWebhookBody = z
   .object({
-    url: WebhookUrl.describe('https URL (http only for loopback when the dev flag is on)'),
+    url: WebhookUrlInput.describe('https URL (http only for loopback when the dev flag is on)'),
     events: WebhookEvents,
     description: WebhookDescription.optional(),
   })
@@ -69,7 +111,7 @@ export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 /** PATCH /webhooks/{id}'s fields (the route adds the path's id and the "at least one" rule). */
 export const UpdateWebhookFields = z
   .object({
-    url: WebhookUrl.optional().describe('https URL (http only for loopback when the dev flag is on)'),
+    url: WebhookUrlInput.optional().describe('https URL (http only for loopback when the dev flag is on)'),
     events: WebhookEvents.optional(),
     description: WebhookDescription.nullable().optional().describe('null removes it'),
     status: z.enum(['enabled', 'disabled']).optional().describe('Re-enabling clears the failure run and `disabledReason`; disabling cancels pending deliveries'),
@@ -208,11 +250,11 @@ export type Task = z.infer<typeof Task>;
 
 export const CreateJobDescriptionBody = z
   .object({
-    title: text().trim().min(1).max(200),
+    title: visibleName(200),
     positionId: PositionId.optional(),
-    seniority: text().trim().min(1).max(100).optional(),
-    location: text().trim().min(1).max(200).optional(),
-    skills: z.array(text().trim().min(1).max(100)).max(30).optional(),
+    seniority: trimmedText(100).optional(),
+    location: visibleName(200).optional(),
+    skills: z.array(trimmedText(100)).max(30).optional(),
     tone: z.enum(['neutral', 'friendly', 'formal']).default('neutral'),
     language: text().max(35).regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH').default('en'),
   })
@@ -230,7 +272,7 @@ export const AtsEventType = z.enum([
 ]);
 export type AtsEventType = z.infer<typeof AtsEventType>;
 
-const ExternalRef = text().trim().min(1).max(200);
+const ExternalRef = trimmedText(200);
 
 export const AtsEventBody = z
   .object({
@@ -238,9 +280,9 @@ export const AtsEventBody = z
     eventId: ExternalRef.describe('The ATS\'s own id of this event; a repeat is recognised and changes nothing'),
     type: AtsEventType,
     occurredAt: Instant,
-    candidate: z.object({ externalId: ExternalRef, email: z.email().max(254).optional(), name: text().trim().min(1).max(200).optional() }).strict(),
-    job: z.object({ externalId: ExternalRef, title: text().trim().min(1).max(200).optional() }).strict().optional(),
-    application: z.object({ externalId: ExternalRef, stage: text().trim().min(1).max(200).optional() }).strict().optional(),
+    candidate: z.object({ externalId: ExternalRef, email: EmailAddress.optional(), name: visibleName(200).optional() }).strict(),
+    job: z.object({ externalId: ExternalRef, title: visibleName(200).optional() }).strict().optional(),
+    application: z.object({ externalId: ExternalRef, stage: trimmedText(200).optional() }).strict().optional(),
   })
   .strict()
   .meta({ id: 'AtsEventBody' });
@@ -252,7 +294,7 @@ export const AtsEventAccepted = z
 export type AtsEventAccepted = z.infer<typeof AtsEventAccepted>;
 
 /** An ATS source's stages that schedule an AI interview (set in the console; stored lowercase). */
-export const AtsStageName = text().trim().min(1).max(200);
+export const AtsStageName = trimmedText(200);
 export const SetStageMappingsInput = z.object({
   source: AtsEventBody.shape.source,
   stages: z.array(AtsStageName).max(50),

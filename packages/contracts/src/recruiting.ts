@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Timestamp } from './common.js';
+import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Timestamp, trimmedText } from './common.js';
+import { EmailAddress, StoredEmail } from './email.js';
+import { Metadata, MetadataPatch, StoredMetadata } from './metadata.js';
+import { visibleName } from './visible-text.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
 // used by the input that sets it and by the resource that returns it, so the OpenAPI document
@@ -8,18 +11,14 @@ export const CandidateId = prefixedId(ID_PREFIXES.candidate);
 export const PositionId = prefixedId(ID_PREFIXES.position);
 export const InterviewId = prefixedId(ID_PREFIXES.interview);
 
-export const Name = text().trim().min(1).max(200);
-export const Email = z.email().max(254).describe('E-mail address; unique per organization, case-insensitive');
-const ExternalId = text().trim().min(1).max(200).describe('Your system\'s id for this record');
-const Phone = text().trim().min(3).max(40);
+/** A name or title as stored and returned; requests take NameInput, which also needs a visible character. */
+export const Name = trimmedText(200);
+/** A name or title a client sends (issue 18 item 6). */
+export const NameInput = visibleName(200);
+const ExternalId = trimmedText(200).describe('Your system\'s id for this record');
+const Phone = trimmedText(40, 3);
 /** Long free text: descriptions (PRODUCT.md §4). */
 export const Description = text().max(20_000);
-export const METADATA_MAX_KEYS = 50;
-const Metadata = z
-  .record(text().max(100), text().max(1000))
-  .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
-  .meta({ maxProperties: METADATA_MAX_KEYS })
-  .describe(`Your own string key/value pairs (≤ ${METADATA_MAX_KEYS} keys)`);
 
 /** Query-string timestamp filter: an ISO 8601 instant, e.g. 2026-01-31T00:00:00Z. */
 const InstantFilter = Instant;
@@ -37,11 +36,11 @@ const SyncUpdatedAt = Timestamp.describe(
 export const Candidate = z
   .object({
     id: CandidateId,
-    email: Email,
+    email: StoredEmail,
     name: Name,
     phone: Phone.nullable(),
     externalId: ExternalId.nullable(),
-    metadata: Metadata,
+    metadata: StoredMetadata,
     createdAt: Timestamp,
     updatedAt: SyncUpdatedAt,
   })
@@ -50,8 +49,8 @@ export type Candidate = z.infer<typeof Candidate>;
 
 export const CreateCandidateBody = z
   .object({
-    email: Email,
-    name: Name,
+    email: EmailAddress,
+    name: NameInput,
     phone: Phone.optional(),
     externalId: ExternalId.optional(),
     metadata: Metadata.optional(),
@@ -66,16 +65,11 @@ export type CreateCandidateBody = z.infer<typeof CreateCandidateBody>;
  */
 export const UpdateCandidateBody = z
   .object({
-    email: Email.optional(),
-    name: Name.optional(),
+    email: EmailAddress.optional(),
+    name: NameInput.optional(),
     phone: Phone.nullable().optional(),
     externalId: ExternalId.nullable().optional(),
-    metadata: z
-      .record(text().max(100), text().max(1000).nullable())
-      .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
-      .meta({ maxProperties: METADATA_MAX_KEYS })
-      .optional()
-      .describe('Merged into the stored metadata; a key set to `null` is removed (≤ 50 keys in all)'),
+    metadata: MetadataPatch.optional(),
   })
   .strict()
   .meta({ id: 'UpdateCandidateBody' });
@@ -84,7 +78,7 @@ export type UpdateCandidateBody = z.infer<typeof UpdateCandidateBody>;
 export const ListQuery = z.object({ limit: PageLimit, cursor: Cursor.optional() });
 
 export const ListCandidatesQuery = ListQuery.extend({
-  email: text().trim().min(1).max(254).describe('Exact e-mail, case-insensitive').optional(),
+  email: trimmedText(254).describe('Exact e-mail, case-insensitive').optional(),
   externalId: ExternalId.optional(),
   createdAfter: InstantFilter.describe('Only candidates created after this instant').optional(),
   createdBefore: InstantFilter.describe('Only candidates created before this instant').optional(),
@@ -98,12 +92,12 @@ export type ListCandidatesQuery = z.infer<typeof ListCandidatesQuery>;
  * word of it must begin a word of the name or e-mail ("ann smi" finds Ann Smith; "example"
  * finds ann@example.com). Punctuation separates words; accents count.
  */
-export const CandidateSearch = text().trim().min(1).max(200).describe('Words that each begin a word of the name or e-mail, case-insensitive');
+export const CandidateSearch = trimmedText(200).describe('Words that each begin a word of the name or e-mail, case-insensitive');
 export const SearchCandidatesQuery = ListCandidatesQuery.extend({ search: CandidateSearch.optional() }).strict();
 export type SearchCandidatesQuery = z.infer<typeof SearchCandidatesQuery>;
 
 /** What a position's AI interview asks: 0–20 questions (PRODUCT.md §7). */
-const Question = text().trim().min(1).max(1000);
+const Question = trimmedText(1000);
 const InterviewQuestions = z.array(Question).max(20);
 
 export const EmploymentType = z.enum(['full_time', 'part_time', 'contract', 'internship', 'temporary']);
@@ -128,10 +122,10 @@ export type Position = z.infer<typeof Position>;
 
 export const CreatePositionBody = z
   .object({
-    title: Name,
+    title: NameInput,
     description: Description.optional(),
-    department: Name.optional(),
-    location: Name.optional(),
+    department: NameInput.optional(),
+    location: NameInput.optional(),
     employmentType: EmploymentType.default('full_time'),
     status: PositionStatus.default('open'),
     externalId: ExternalId.optional(),
@@ -144,10 +138,10 @@ export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
 /** PATCH /positions/{id}: any field; `status: closed` stops new interviews (open ones go on). */
 export const UpdatePositionBody = z
   .object({
-    title: Name.optional(),
+    title: NameInput.optional(),
     description: Description.nullable().optional(),
-    department: Name.nullable().optional(),
-    location: Name.nullable().optional(),
+    department: NameInput.nullable().optional(),
+    location: NameInput.nullable().optional(),
     employmentType: EmploymentType.optional(),
     status: PositionStatus.optional(),
     externalId: ExternalId.nullable().optional(),
@@ -165,7 +159,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
 
-export const CancellationReason = text().trim().min(1).max(1000);
+export const CancellationReason = trimmedText(1000);
 
 /** An interview's length in whole minutes (PRODUCT.md §7). */
 const Duration = int32(5, 180);
@@ -182,7 +176,7 @@ export const InterviewConsent = z
   .meta({ id: 'InterviewConsent' });
 
 /** Who an interview or an enrollment card is about. */
-export const CandidateSummary = z.object({ id: CandidateId, email: Email, name: Name });
+export const CandidateSummary = z.object({ id: CandidateId, email: StoredEmail, name: Name });
 
 export const Interview = z
   .object({
@@ -208,9 +202,9 @@ export type Interview = z.infer<typeof Interview>;
 
 export const CreateInterviewBody = z
   .object({
-    title: Name.optional().describe('Defaults to "<position title> interview"'),
+    title: NameInput.optional().describe('Defaults to "<position title> interview"'),
     candidate: z
-      .object({ email: Email, name: Name.optional().describe('Required when no candidate with this e-mail exists yet') })
+      .object({ email: EmailAddress, name: NameInput.optional().describe('Required when no candidate with this e-mail exists yet') })
       .strict(),
     positionId: PositionId,
     duration: Duration.default(30).describe('Whole minutes, 5–180'),
@@ -258,7 +252,7 @@ export const Failure = z.object({ code: z.string().max(100), message: z.string()
 export const ModelName = z.string().max(200);
 
 export const ReviewDecision = z.enum(['advance', 'hold', 'reject']);
-export const ReviewNote = text().trim().min(1).max(5000);
+export const ReviewNote = trimmedText(5000);
 
 /** Who decided: an API key (its name) or a console user. */
 export const Reviewer = z.object({ type: z.enum(['user', 'api_key']), id: text().min(1).max(64), name: text().max(200) });
@@ -319,10 +313,10 @@ export type HiringFlow = z.infer<typeof HiringFlow>;
 
 export const FlowInput = z
   .object({
-    name: Name,
+    name: NameInput,
     description: Description.optional(),
     positionId: PositionId.optional(),
-    stages: z.array(z.object({ name: Name, kind: StageKind }).strict()).min(1).max(MAX_STAGES),
+    stages: z.array(z.object({ name: NameInput, kind: StageKind }).strict()).min(1).max(MAX_STAGES),
   })
   .strict();
 export type FlowInput = z.infer<typeof FlowInput>;
@@ -391,7 +385,7 @@ export const MoveEnrollmentBody = MoveEnrollmentFields.strict()
 export type MoveEnrollmentBody = z.infer<typeof MoveEnrollmentBody>;
 
 /** Someone to enroll by e-mail: the candidate with that e-mail, or a new one with this name. */
-export const EnrollNewCandidate = z.object({ email: Email, name: Name }).strict();
+export const EnrollNewCandidate = z.object({ email: EmailAddress, name: NameInput }).strict();
 
 export const EnrollBody = z
   .union([

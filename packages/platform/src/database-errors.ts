@@ -28,6 +28,16 @@ export function isTransientDatabaseError(error: unknown): boolean {
 /** A transient database failure as the platform answers it: 503 service_unavailable, retry later. */
 export const databaseUnavailable = () => new AppError('service_unavailable', 'The database is busy or unavailable; retry the request shortly.');
 
+/**
+ * The unique index or constraint a write ran into (SQLSTATE 23505), or null for any other error:
+ * the writer that lost a race between its check and its write answers 409, never 500.
+ */
+export function uniqueViolationOf(error: unknown): string | null {
+  if (sqlState(error) !== '23505') return null;
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return typeof constraint === 'string' ? constraint : '';
+}
+
 /** A database error with a SQLSTATE that retrying does not mend (a constraint, a missing table, a bad value…). */
 export function isPermanentDatabaseError(error: unknown): boolean {
   const code = sqlState(error);

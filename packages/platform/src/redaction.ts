@@ -17,14 +17,16 @@ export function idsOnly(value: unknown): unknown {
     return items.length ? items : null;
   }
   if (value && typeof value === 'object') {
-    const kept: Record<string, unknown> = {};
+    // Entries, then fromEntries: keys are a client's (metadata), and assigning `__proto__` to a
+    // `{}` would set its prototype instead of keeping the key (issue 18 item 2).
+    const kept: [string, unknown][] = [];
     for (const [key, v] of Object.entries(value)) {
       if (typeof v === 'string' ? isIdKey(key) : v !== null && typeof v === 'object') {
         const inner = typeof v === 'string' ? v : idsOnly(v);
-        if (inner !== null) kept[key] = inner;
+        if (inner !== null) kept.push([key, inner]);
       }
     }
-    return Object.keys(kept).length ? kept : null;
+    return kept.length ? Object.fromEntries(kept) : null;
   }
   return null;
 }

@@ -70,13 +70,16 @@ export async function resolveWebhookTarget(rawUrl: string, allowLoopback: boolea
   }
   if (url.username || url.password) throw refuse('credentials in the URL are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // The host as a message shows it: a 2 000-character host would push the reason out of the
+  // error's detail (cut at 1 000 characters).
+  const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
   let addresses: { address: string; family: number }[];
   try {
     addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
   } catch {
-    throw refuse(`the host ${host} does not resolve`);
+    throw refuse(`the host ${shown} does not resolve`);
   }
-  if (addresses.length === 0) throw refuse(`the host ${host} does not resolve`);
+  if (addresses.length === 0) throw refuse(`the host ${shown} does not resolve`);
   const forbidden = addresses.find((a) => isForbiddenAddress(a.address, allowLoopback));
   if (forbidden) throw refuse(`the URL resolves to a private, loopback or link-local address (${forbidden.address}), which webhooks may not reach`);
   const chosen = addresses[0]!;

@@ -19,6 +19,11 @@ export type ProcedureMeta = OpenApiMeta & {
    * `data`: the gateway sends it as `Location` and the OpenAPI document declares the header.
    */
   location?: `/${string}{id}`;
+  /**
+   * A body that takes exactly one of these fields (a cross-field rule its input refines): the
+   * OpenAPI document publishes it as `oneOf` (CLARIFICATIONS 2026-11-26, "cross-field rules").
+   */
+  exactlyOneOf?: [string, string, ...string[]];
 };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, purgeAuditEvents, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ApiKey, ApiKeyId, AuditEvent, CreateApiKeyInput, ListAuditEventsQuery, CreatedApiKey, Cursor, Organization, OrganizationId, PageLimit, pageOf, text, User, UserId } from '@hireloop/contracts';
+import { ApiKey, ApiKeyId, AuditEvent, CreateApiKeyInput, EmailAddress, ListAuditEventsQuery, CreatedApiKey, Cursor, Organization, OrganizationId, OrganizationNameInput, PageLimit, pageOf, SessionToken, text, User, UserId, visibleName } from '@hireloop/contracts';
 import { SCHEMA, type IdentityDB } from './db.js';
 import { router, systemProcedure, orgProcedure } from './trpc.js';
 import { authenticateApiKey, type AuthenticationResult } from './api-keys/authenticate.js';
@@ -59,7 +59,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
       current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(db, ctx.org)),
       get: systemProcedure.input(z.object({ id: OrganizationId })).output(Organization).query(({ input }) => getOrganization(db, input.id)),
       create: systemProcedure
-        .input(z.object({ name: text().trim().min(1).max(200) }))
+        .input(z.object({ name: OrganizationNameInput }))
         .output(Organization)
         .mutation(({ input }) => createOrganization(db, input.name)),
       demo: systemProcedure.output(Organization).query(async () => {
@@ -75,7 +75,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
     users: router({
       /** Operator path (`npm run users -- create`): a console user in an organization. */
       create: systemProcedure
-        .input(z.object({ organizationId: OrganizationId, email: z.email().max(254), name: text().trim().min(1).max(200), password: text().min(8).max(1000) }))
+        .input(z.object({ organizationId: OrganizationId, email: EmailAddress, name: visibleName(200), password: text().min(8).max(1000) }))
         .output(z.object({ id: UserId, email: z.string(), name: z.string(), organizationId: OrganizationId }))
         .mutation(async ({ input }) => {
           await getOrganization(db, input.organizationId);
@@ -95,7 +95,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .output(LoginOutput)
         .mutation(({ input }) => login(db, deps.login, input)),
       verify: systemProcedure
-        .input(z.object({ token: text().max(200) }))
+        .input(z.object({ token: SessionToken }))
         .output(User.nullable())
         .query(({ input }) => verifySession(db, input.token)),
       /** The retention purge of expired and logged-out sessions and old audit rows, run by the `purge-identity` Temporal schedule. */
@@ -103,7 +103,7 @@ export function createIdentityRouter(deps: IdentityDeps) {
         .output(z.object({ sessions: z.number().int(), auditEvents: z.number().int() }))
         .mutation(async () => ({ ...(await purgeDeadSessions(db)), auditEvents: await purgeAuditEvents(db, SCHEMA, deps.auditRetentionDays) })),
       logout: systemProcedure
-        .input(z.object({ token: text().max(200) }))
+        .input(z.object({ token: SessionToken }))
         .output(z.object({ ok: z.literal(true) }))
         .mutation(async ({ input }) => {
           await logout(db, input.token);

@@ -1,4 +1,4 @@
-import { AppError, inTransaction, newId, recordAudit } from '@hireloop/platform';
+import { AppError, inTransaction, newId, recordAudit, uniqueViolationOf } from '@hireloop/platform';
 import { ID_PREFIXES } from '@hireloop/contracts';
 import { SCHEMA, type Db } from '../db.js';
 import { hashPassword } from '../sessions/passwords.js';
@@ -8,8 +8,6 @@ export interface NewUser {
   name: string;
   password: string;
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** A console user of an organization; the password is stored as an argon2id hash only. */
 export async function createUser(db: Db, organizationId: string, input: NewUser) {
@@ -25,7 +23,7 @@ export async function createUser(db: Db, organizationId: string, input: NewUser)
       return user;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'A user with this e-mail already exists.');
+    if (uniqueViolationOf(err) !== null) throw new AppError('conflict', 'A user with this e-mail already exists.');
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, uniqueViolationOf, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, METADATA_MAX_KEYS, type Candidate, type CreateCandidateBody, type SearchCandidatesQuery, type UpdateCandidateBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type CandidatesTable, type Db, type RecruitingDB } from '../db.js';
@@ -114,12 +114,15 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
     const holder = await findCandidateByEmail(trx, organizationId, change.email);
     if (holder) throw new AppError('candidate_exists', 'A candidate with this e-mail already exists; its id is in candidateId.', undefined, { candidateId: holder.id });
   }
-  const metadata = { ...current.metadata };
+  // A Map, not a `{}`: the keys are the client's, and `__proto__` assigned to an object would set
+  // its prototype instead of storing a key (issue 18 item 2; the contract refuses that key too).
+  const merged = new Map(Object.entries(current.metadata));
   for (const [key, value] of Object.entries(change.metadata ?? {})) {
-    if (value === null) delete metadata[key];
-    else metadata[key] = value;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
   }
-  if (Object.keys(metadata).length > METADATA_MAX_KEYS) {
+  const metadata = Object.fromEntries(merged);
+  if (merged.size > METADATA_MAX_KEYS) {
     throw new AppError('validation_failed', `A candidate has at most ${METADATA_MAX_KEYS} metadata keys.`, [{ path: 'metadata', message: `at most ${METADATA_MAX_KEYS} keys` }]);
   }
   const next = {
@@ -160,12 +163,35 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
   return candidate;
 }
 
-export function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdateCandidateBody): Promise<Candidate> {
-  return db.transaction().execute(async (trx) => {
-    const candidate = await updateCandidateRow(trx, organizationId, id, change);
-    await recordAudit(trx, SCHEMA, organizationId, 'candidate.updated', { type: 'candidate', id });
-    return candidate;
-  });
+export async function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdateCandidateBody): Promise<Candidate> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const candidate = await updateCandidateRow(trx, organizationId, id, change);
+      await recordAudit(trx, SCHEMA, organizationId, 'candidate.updated', { type: 'candidate', id });
+      return candidate;
+    });
+  } catch (err) {
+    throw await lostUniqueRace(db, organizationId, change, err);
+  }
+}
+
+/**
+ * Two PATCHes giving two candidates the same e-mail (or externalId) at once both pass the check
+ * in updateCandidateRow, and the unique index refuses the later write: the 409 the check would
+ * have given, with the winner's id (issue 18 item 4), never a 500. The transaction rolled back,
+ * so the winner, committed by then, is read outside it. Any other error passes unchanged.
+ */
+async function lostUniqueRace(db: Db, organizationId: string, change: UpdateCandidateBody, err: unknown): Promise<unknown> {
+  const index = uniqueViolationOf(err);
+  if (index === 'candidates_org_email' && change.email !== undefined) {
+    const holder = await findCandidateByEmail(db, organizationId, change.email);
+    if (holder) return new AppError('candidate_exists', 'A candidate with this e-mail already exists; its id is in candidateId.', undefined, { candidateId: holder.id });
+    return new AppError('conflict', 'Another request changed a candidate with this e-mail while this one ran; retry it.');
+  }
+  if (index === 'candidates_org_source_external') {
+    return new AppError('external_id_exists', `A candidate with externalId ${change.externalId ?? ''} already exists.`, [{ path: 'externalId', message: 'already used' }]);
+  }
+  return err;
 }
 
 /** POST /candidates; a repeat of its Idempotency-Key scope returns the candidate it made (createOnce). */

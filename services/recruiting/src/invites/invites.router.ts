@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import type { Kysely } from '@hireloop/platform';
-import { Answer, InterviewStatus, text } from '@hireloop/contracts';
+import { Answer, InterviewStatus, InviteToken as Token, text } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
 import { declineInterview, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
 import { effectiveStatus } from '../interviews/status.js';
 import { aiNotice } from '../interviews/ai-notice.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
-
-const Token = text().min(20).max(100);
 
 /**
  * What the candidate's invite page shows: never e-mails or anything of other candidates. The
