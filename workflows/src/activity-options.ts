@@ -39,3 +39,15 @@ export const ERASURE_STEP: ActivityOptions = {
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 };
+
+/**
+ * A round of an endpoint's retry loop (retry-webhook-endpoint.workflow.ts): integrations
+ * completes it once the round's attempts are recorded (30 s of attempts at most, each within its
+ * 15 s deadline). Asked again without limit while integrations is down or died mid-round (its
+ * leases have expired by the deadline below, so the attempts are made again): the loop must not
+ * give up on a queue.
+ */
+export const ENDPOINT_ROUND: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
