@@ -12,6 +12,8 @@ const ROUND_MS = 30_000;
 const BUSY_WAIT_MS = 1000;
 /** While a round's attempts are in flight, retries that came due meanwhile are leased this often (and as attempts end). */
 const REFILL_MS = 1000;
+/** A round heartbeats its activity this often (ENDPOINT_ROUND's heartbeat timeout is 20 s): a dead instance's round is asked again soon. */
+const HEARTBEAT_MS = 5000;
 
 export interface EndpointRoundsDeps {
   db: Kysely<IntegrationsDB>;
@@ -44,9 +46,9 @@ export type RoundAnswer = { outcome: 'accepted' } | EndpointRound;
  * endpoint's retries that outlive their schedule (about 28 h) leave the queue `failed`.
  *
  * An attempt holds its delivery by a lease (WEBHOOK_LEASE_MS, past the HTTP deadline): should
- * this process die mid-round, the activity times out, the loop asks again, and the leases have
- * expired by then, so each delivery is attempted again: at least once, and one recorded attempt
- * per attempt made.
+ * this process die mid-round, its heartbeats stop, the loop asks again 20 s later, and the leases
+ * have expired by then (or soon: those rows are due at once), so each delivery is attempted
+ * again: at least once, and one recorded attempt per attempt made.
  */
 export class EndpointRounds {
   private readonly running = new Set<Promise<void>>();
@@ -78,6 +80,7 @@ export class EndpointRounds {
     const until = Date.now() + ROUND_MS;
     const inFlight = new Map<string, Promise<void>>();
     let lost = 0;
+    const heartbeat = setInterval(() => void temporal.activity.heartbeat(taskToken).catch(() => undefined), HEARTBEAT_MS);
     try {
       let batch = first;
       for (;;) {
@@ -109,6 +112,8 @@ export class EndpointRounds {
       logger.warn({ err, webhookId: input.webhookId }, 'an endpoint round failed; its loop asks again');
       await Promise.all(inFlight.values());
       await temporal.activity.fail(taskToken, new Error('The round could not be completed.')).catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
