@@ -79,6 +79,19 @@ describe('webhook retries queued behind an endpoint at its cap', () => {
       const events = (await loop.fetchHistory()).events ?? [];
       const rounds = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
       assert.ok(rounds <= 6, `${rounds} rounds`);
+
+      // A loop that has ended starts again (a new run of the same id) when a retry is queued again.
+      const runsOf = async () => {
+        const runs: string[] = [];
+        for await (const wf of stack.temporal.workflow.list({ query: `WorkflowId = 'endpoint:${hook.id}'` })) runs.push(wf.status.name);
+        return runs;
+      };
+      const endedRuns = (await runsOf()).length;
+      await hooks.test.mutate({ id: hook.id });
+      const again = await eventually(deliveries, (r) => r.length === 4 && r.every((d) => d.status === 'delivered'), 60_000);
+      assert.equal(again.at(-1)!.attempts, 2, 'the new ping failed once, then its retry was made');
+      const runs = await eventually(runsOf, (r) => r.length > endedRuns && r.every((status) => status === 'COMPLETED'), 30_000);
+      assert.ok(runs.length > endedRuns && runs.every((status) => status === 'COMPLETED'), `a new run that ended too: ${JSON.stringify(runs)}`);
     } finally {
       (release as (() => void) | null)?.();
       await server.close();
