@@ -11,10 +11,11 @@ import { newKey, proveNothingLostNothingTwice, report, sleep, statusCounts, stea
  * integrations, SIGKILLed while an endpoint that failed drains its retry queue (issue 19).
  *
  * An endpoint answers 500 until its circuit breaker opens (3 failures) and 80 deliveries are
- * queued for it; then it answers 200 after 1 s each, so the drain (at the cap of 8 in flight)
- * takes about 10 s. Mid-drain the delivery worker is killed and started again; later
- * integrations, with attempts in flight, is killed and started again (a lease of 5 s, past the
- * 4 s HTTP deadline, so its held deliveries come back soon).
+ * queued for it; then it answers 200 after 1.5 s each, so the drain (at a cap of 4 in flight)
+ * takes about 30 s. Mid-drain the delivery worker is killed and started again (a round runs in
+ * integrations, which completes it: the drain goes on); later integrations, with attempts in
+ * flight, is killed and started again (a lease of 5 s, past the 4 s HTTP deadline, so its held
+ * deliveries come back soon; the round's heartbeats stop, so the loop asks again 20 s later).
  *
  * Expectation: no delivery is lost (every one ends `delivered`, every event reached the
  * endpoint); each scheduled slot has at most one recorded attempt (consecutive recorded attempts
@@ -37,6 +38,7 @@ before(async () => {
       WEBHOOK_TIMEOUT_MS: '4000',
       WEBHOOK_LEASE_MS: '5000',
       WEBHOOK_LOOP_ROUNDS_PER_RUN: '5',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '4',
     },
     processEnv: { 'worker-1': { WORKER_LANES: 'deliveries' } },
   });
@@ -59,7 +61,7 @@ describe('fault: the delivery worker and integrations SIGKILLed mid-drain', () =
         state.arrivals.push({ eventId: id, status: 500 });
         return { status: 500, body: '{}' };
       }
-      await sleep(1000);
+      await sleep(1500);
       state.arrivals.push({ eventId: id, status: 200 });
       return { status: 200, body: '{}' };
     });
@@ -78,14 +80,14 @@ describe('fault: the delivery worker and integrations SIGKILLed mid-drain', () =
       const load = steadyWrites(topology.gateways, key, 1, 200);
       state.failing = false;
       const delivered = () => new Set(state.arrivals.filter((a) => a.status === 200).map((a) => a.eventId)).size;
-      await eventually(async () => delivered(), (n) => n >= 10, 60_000, 100);
+      await eventually(async () => delivered(), (n) => n >= 8, 60_000, 100);
       const worker = topology.process('worker-1');
       worker.signal('SIGKILL');
       await worker.child?.exited;
       const afterWorkerKill = delivered();
       await sleep(2000);
       await worker.start();
-      await eventually(async () => delivered(), (n) => n >= 40, 120_000, 100);
+      await eventually(async () => delivered(), (n) => n >= 32, 120_000, 100);
       const integrations = topology.process('integrations-1');
       integrations.signal('SIGKILL');
       await integrations.child?.exited;
@@ -93,6 +95,7 @@ describe('fault: the delivery worker and integrations SIGKILLed mid-drain', () =
       await sleep(2000);
       await integrations.start();
 
+      assert.ok(afterIntegrationsKill < DELIVERIES, `integrations was killed mid-drain (${afterIntegrationsKill} delivered)`);
       const rows = await eventually(deliveries, (r) => r.every((d) => d.status === 'delivered'), 180_000, 1000);
       await load.stop();
       assert.deepEqual([...new Set(rows.map((d) => d.status))], ['delivered'], 'no delivery lost');
