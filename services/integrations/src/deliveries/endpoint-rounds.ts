@@ -105,7 +105,7 @@ export class EndpointRounds {
       const { next } = await this.plan(organizationId, input.webhookId, false);
       if (lost > 0) logger.info({ webhookId: input.webhookId, lost }, 'a round ended with attempts not recorded');
       await temporal.activity.complete(taskToken, next).catch((err: unknown) => {
-        // The attempts are recorded; the activity times out and the loop asks again.
+        // The attempts are recorded; the heartbeats stop, and the loop asks again after their timeout.
         logger.warn({ err, webhookId: input.webhookId }, 'could not complete an endpoint round\'s activity');
       });
     } catch (err) {
