@@ -5,6 +5,7 @@ import type { IntegrationsDB } from '../db.js';
 import { breakerOpen, type DeliverySettings } from './delivery-settings.js';
 import { ENDPOINT_WAKES_CHANNEL } from './retry-queue.js';
 import { recordNotAttempted } from './delivery-attempt.js';
+import { cancelLeftoverDeliveries } from './cancel.js';
 
 /** Wake requests handled per pass. */
 const BATCH = 100;
@@ -37,8 +38,9 @@ type Endpoint = { id: string; organization_id: string };
  *
  * Nothing is lost when a signal is: a loop overdue on its promise is woken again (a sweep every
  * 10 s), a retry whose endpoint has no loop is adopted (every minute, and at start: deliveries
- * retried by the per-delivery workflows before the loops), and queues past the backlog limit
- * are cut back from their oldest (every 10 s).
+ * retried by the per-delivery workflows before the loops), queues past the backlog limit are cut
+ * back from their oldest (every 10 s), and so are the deliveries a disable or delete left beyond
+ * the batch it cancelled (cancel.ts).
  */
 export class EndpointLoops {
   private readonly loop: RelayLoop;
@@ -92,6 +94,8 @@ export class EndpointLoops {
     if (now >= this.due.backlog) {
       this.due.backlog = now + BACKLOG_SWEEP_MS;
       await this.trimBacklogs();
+      // What a disable or delete left beyond its first batch (cancel.ts).
+      while (await cancelLeftoverDeliveries(this.db)) await new Promise((r) => setImmediate(r));
     }
     const { claimed, wake } = await this.takeRequests();
     await this.signal(wake);
