@@ -7,20 +7,20 @@ import {
 import { startReceiver, type Arrival } from './webhook-receiver.js';
 
 /**
- * `npm run bench:webhook-queue` (issue 9): many webhook retries queued behind one endpoint at its
- * concurrency cap, and what they cost Temporal and the worker while they wait.
+ * `npm run bench:webhook-queue` (issues 9 and 19): many webhook retries queued behind one endpoint
+ * at its concurrency cap, and what they cost Temporal and the worker while they wait.
  *
  * One endpoint, capped at `WEBHOOK_ENDPOINT_CONCURRENCY` (2 here) attempts in flight. It answers
- * 500 to the first attempt of every delivery, so each becomes a `deliver:<id>` retry workflow, and
- * holds every retry `BENCH_QUEUE_HOLD_MS` (2 s) before answering 200. `BENCH_QUEUE_DELIVERIES`
+ * 500 to the first attempt of every delivery, so each joins the endpoint's retry queue (drained by
+ * the endpoint's one retry loop, `endpoint:<webhook>`; before issue 19, a `deliver:<id>` workflow
+ * per delivery), and holds every retry `BENCH_QUEUE_HOLD_MS` (2 s) before answering 200. `BENCH_QUEUE_DELIVERIES`
  * (40) test events are sent to it at once (POST /webhooks/{id}/test), so their retries queue
  * behind the cap and drain at cap ÷ hold per second. Reported, once every delivery has arrived:
  * - the drain: from the first retry's arrival to the last one's answer, beside the ideal (the
  *   retries back to back on every slot), and the mean time a slot stood free between one retry's
  *   answer and the next retry's arrival;
- * - per delivery, from the Temporal histories of its retry workflow: workflow tasks, timers fired,
- *   activities scheduled (one per attempt made, one per time the endpoint was at its cap),
- *   signals received;
+ * - per delivery, from the Temporal histories of the endpoint's retry loop (every run of it):
+ *   workflow tasks, timers fired, activities scheduled (rounds), signals received, events;
  * - CPU of Temporal, the worker, integrations and Postgres from the first test event to the last
  *   answer, per delivery.
  */
@@ -45,8 +45,8 @@ interface HistoryCounts {
 }
 
 /** Counts the events of one workflow's history that cost Temporal and the worker work. */
-async function countHistory(temporal: Client, workflowId: string): Promise<HistoryCounts> {
-  const { events } = await temporal.workflow.getHandle(workflowId).fetchHistory();
+async function countHistory(temporal: Client, workflowId: string, runId?: string): Promise<HistoryCounts> {
+  const { events } = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
   const counts = { workflowTasks: 0, timersFired: 0, activities: 0, signals: 0, events: events?.length ?? 0 };
   for (const e of events ?? []) {
     if (e.workflowTaskCompletedEventAttributes) counts.workflowTasks++;
@@ -109,18 +109,15 @@ await runBench('bench-webhook-queue', async (bench) => {
   // Slot time not spent holding a retry, spread over the hand-overs (every retry after the first CAP).
   const slotIdleMs = (CAP * drainMs - starts.length * HOLD_MS) / Math.max(1, starts.length - CAP);
 
-  step('reading the retry workflows\' histories');
-  const { rows } = await db.query<{ id: string; generation: number; status: string; attempts: number }>(
-    `select id, generation, status, attempts from integrations.deliveries where webhook_id = $1`, [webhookId],
-  );
+  step('reading the endpoint retry loop\'s histories');
+  const { rows } = await db.query<{ id: string; status: string; attempts: number }>(`select id, status, attempts from integrations.deliveries where webhook_id = $1`, [webhookId]);
+  const attempts = rows.reduce((n, r) => n + r.attempts, 0);
+  const loopId = `endpoint:${webhookId}`;
+  // It ends once its queue is empty (its last round's activity completes when its attempts are recorded).
+  await temporal.workflow.getHandle(loopId).result().catch(() => undefined);
   const sums: HistoryCounts = { workflowTasks: 0, timersFired: 0, activities: 0, signals: 0, events: 0 };
-  let attempts = 0;
-  for (const row of rows) {
-    attempts += row.attempts;
-    const id = row.generation === 0 ? `deliver:${row.id}` : `deliver:${row.id}:${row.generation}`;
-    // Its activity is completed once the attempt is recorded: wait for the workflow to end.
-    await temporal.workflow.getHandle(id).result().catch(() => undefined);
-    const counts = await countHistory(temporal, id);
+  for await (const run of temporal.workflow.list({ query: `WorkflowId = '${loopId}'` })) {
+    const counts = await countHistory(temporal, loopId, run.runId);
     for (const k of Object.keys(sums) as (keyof HistoryCounts)[]) sums[k] += counts[k];
   }
   busy.push(...otherWorkloads());
@@ -138,7 +135,7 @@ await runBench('bench-webhook-queue', async (bench) => {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     `| ${rows.length} | ${(drainMs / 1000).toFixed(1)} | ${(idealMs / 1000).toFixed(1)} | ${Math.round(slotIdleMs)} | ${per(sums.workflowTasks)} | ${per(sums.timersFired)} | ${per(sums.activities)} | ${per(sums.signals)} | ${per(sums.events)} |`,
     '',
-    'The last five columns are per delivery, from its retry workflow\'s history.',
+    'The last five columns are per delivery, from the histories of the endpoint\'s retry loop (all its runs) divided by the deliveries.',
   ];
   if (cpu) {
     const names = cpuSources.map((c) => c.name);

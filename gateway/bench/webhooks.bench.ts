@@ -7,6 +7,7 @@ import {
   type Bench, type BenchOrganization, type CpuSource, type CpuUsage,
 } from './bench-kit.js';
 import { startReceiver, type Arrival, type Receiver } from './webhook-receiver.js';
+import { longReplayReport, stormReport } from './webhook-storm.js';
 
 /**
  * `npm run bench:webhooks` (issues 4 and 9): webhook deliveries end to end — event committed (the
@@ -21,6 +22,9 @@ import { startReceiver, type Arrival, type Receiver } from './webhook-receiver.j
  * attempt of each delivery (the dispatcher hands those to Temporal retries, which then succeed),
  * and one receiver never answers (each attempt runs into the delivery deadline). They report the
  * healthy receivers' rate and latency, to set beside the plain run, and what became of the others.
+ *
+ * Then issue 19's rows (webhook-storm.ts): a replay of a 30-day window of 100,000 events, and a
+ * storm of 100 dead endpoints and 2,000 events with evaluations and erasures in the middle.
  *
  * The receiver (webhook-receiver.ts) runs in a child process, so receiving
  * never waits on the bench's event loop; it stamps each arrival with Date.now() and hands the
@@ -304,6 +308,9 @@ async function runWith({ bench, db, receiver, cpuSources }: Context, spec: RunSp
   };
 }
 
+// The 100-webhook run and the storm put more webhooks in one organization than it may enable by default.
+process.env['WEBHOOK_ENDPOINTS_PER_ORG_MAX'] ??= '1000';
+
 await runBench('bench-webhooks', async (bench) => {
   const busy = otherWorkloads();
   const receiver = await startReceiver();
@@ -326,6 +333,7 @@ await runBench('bench-webhooks', async (bench) => {
   for (const spec of RUNS) results.push(await runWith(context, spec));
   const variants: RunResult[] = [];
   for (const spec of VARIANTS) variants.push(await runWith(context, spec));
+  const issue19 = process.env['BENCH_WEBHOOKS_STORM'] === '0' ? [] : [...(await longReplayReport(bench, db, receiver)), ...(await stormReport(bench, db, receiver))];
   busy.push(...otherWorkloads());
 
   const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
@@ -422,6 +430,6 @@ await runBench('bench-webhooks', async (bench) => {
   );
   const repeated = [...results, ...variants].filter((r) => r.repeated > 0);
   if (repeated.length) lines.push('', ...repeated.map((r) => `${r.spec.label}: ${r.repeated} deliveries arrived more than once (counted once, first arrival).`));
-  lines.push(...loadNote(busy));
+  lines.push(...issue19, ...loadNote(busy));
   return `${lines.join('\n')}\n`;
 });

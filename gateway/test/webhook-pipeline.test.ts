@@ -8,7 +8,8 @@ import { payloadTexts } from './temporal-history.js';
 import { stackConnections } from './stack-connections.js';
 
 // The delivery pipeline of PRODUCT.md §8: dispatchers claim committed deliveries from Postgres;
-// Temporal owns retries only. Mechanisms are asserted, not timings (CLARIFICATIONS).
+// Temporal only waits, one retry loop per endpoint with retries (`endpoint:<webhook>`).
+// Mechanisms are asserted, not timings (CLARIFICATIONS).
 
 const stack = stackConnections();
 
@@ -71,7 +72,7 @@ describe('webhook delivery pipeline', () => {
     }
   });
 
-  it('a dispatcher SIGKILLed holding a lease: the delivery still arrives, through Temporal', async () => {
+  it('a dispatcher SIGKILLed holding a lease: the delivery still arrives, through its endpoint\'s retry loop', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver([{ hang: true }]);
     const env = { TEMPORAL_TASK_QUEUE: `dispatcher-kill-${process.pid}`, WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_LEASE_MS: '5000' };
@@ -99,8 +100,8 @@ describe('webhook delivery pipeline', () => {
       assert.equal(receiver.received.length, 2, 'the hung request, then the one through Temporal');
       assert.equal(receiver.received[1]!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id'], 'same webhook-id');
       verify(hook.secret, receiver.received[1]!);
-      const [wf] = await eventually(() => deliveryWorkflows(`WorkflowId = 'deliver:${deliveryId}'`), (w) => w[0]?.status === 'COMPLETED', 15_000);
-      assert.equal(wf?.status, 'COMPLETED', 'the lease expired, so Temporal made the delivery');
+      const [wf] = await eventually(() => deliveryWorkflows(`WorkflowId = 'endpoint:${hook.id}'`), (w) => w[0]?.status === 'COMPLETED', 15_000);
+      assert.equal(wf?.status, 'COMPLETED', 'the lease expired, so the endpoint\'s retry loop made the delivery, then ended with its queue empty');
     } finally {
       await receiver.close();
       await worker?.child.stop();
@@ -108,7 +109,7 @@ describe('webhook delivery pipeline', () => {
     }
   });
 
-  it('retry workflows carry ids only: no e-mail, name or secret in any history', async () => {
+  it('retry loops carry ids only: no e-mail, name or secret in any history', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver([{ status: 500 }, { status: 500 }, { status: 500 }]);
     try {
@@ -120,11 +121,11 @@ describe('webhook delivery pipeline', () => {
       const workflows = await eventually(() => deliveryWorkflows(`OrganizationId = '${org.organization.id}' AND Kind = 'webhook_delivery'`), (w) => w.length >= 1, 15_000);
       assert.ok(workflows.length >= 1);
       for (const wf of workflows) {
-        assert.match(wf.id, /^deliver:dlv_[0-9A-Za-z]+$/);
+        assert.equal(wf.id, `endpoint:${hook.id}`);
         const history = await stack.temporal.workflow.getHandle(wf.id).fetchHistory();
         const payloads = payloadTexts(history);
         const [input] = payloads;
-        assert.ok(input && JSON.parse(input).deliveryId, `the input is ids: ${input}`);
+        assert.deepEqual(Object.keys(JSON.parse(input ?? '{}')).sort(), ['organizationId', 'roundsPerRun', 'webhookId'], `the input is ids: ${input}`);
         const text = payloads.join('\n');
         for (const secret of [email, name, hook.secret.slice(6), 'whsec_']) assert.ok(!text.includes(secret), `${wf.id} holds ${secret}`);
       }
@@ -184,11 +185,11 @@ describe('webhook delivery pipeline', () => {
       assert.equal(await eventually(bUndelivered, (n) => n === 0, 20_000), 0, 'every delivery of B is recorded as delivered');
 
       const running = `OrganizationId = '${a.organization.id}' AND Kind = 'webhook_delivery' AND ExecutionStatus = 'Running'`;
-      assert.ok((await deliveryWorkflows(running)).length > 0, 'A has retry workflows before the delete');
+      assert.ok((await deliveryWorkflows(running)).length > 0, 'A has retry loops before the delete');
       for (const hook of aHooks) assert.equal((await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: a.key })).status, 204);
       const open = await stack.db.query(`select count(*)::int as n from integrations.deliveries where organization_id = $1 and status in ('pending', 'retrying')`, [a.organization.id]);
       assert.equal(open.rows[0].n, 0, 'every pending delivery of A is cancelled');
-      assert.deepEqual(await eventually(() => deliveryWorkflows(running), (w) => w.length === 0, 10_000), [], 'no running delivery workflow for A');
+      assert.deepEqual(await eventually(() => deliveryWorkflows(running), (w) => w.length === 0, 10_000), [], 'no running retry loop for A');
     } finally {
       await Promise.all([failing.close(), hanging.close(), healthy.close()]);
     }

@@ -39,3 +39,17 @@ export const ERASURE_STEP: ActivityOptions = {
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 };
+
+/**
+ * A round of an endpoint's retry loop (retry-webhook-endpoint.workflow.ts): integrations
+ * completes it once the round's attempts are recorded (30 s of attempts at most, each within its
+ * 15 s deadline), and heartbeats it meanwhile (every 5 s), so an integrations instance that died
+ * mid-round is noticed after 20 s, and the round asked again (the attempts it had in flight are
+ * made again once their leases expire). Asked again without limit while integrations is down:
+ * the loop must not give up on a queue.
+ */
+export const ENDPOINT_ROUND: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

@@ -1,15 +1,32 @@
 import { z } from 'zod';
-import { IdempotencyRetentionHours, keyRingSetting, loadConfig, PurgeIntervalMinutes } from '@hireloop/platform';
+import { IdempotencyRetentionHours, keyRingSetting, LANE_NAMES, loadConfig, parseLanes, PurgeIntervalMinutes } from '@hireloop/platform';
 
 export const WorkerConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
+  /** The deployment's name; each work lane polls its own queue derived from it (platform's lanes.ts). */
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
+  /**
+   * The lanes this process polls, comma-separated: all of them by default (`npm start`, one
+   * process); one or a few per worker deployment in production (docker-compose.yml).
+   */
+  WORKER_LANES: z.string().default(LANE_NAMES.join(',')).transform((s, ctx) => {
+    try {
+      const lanes = parseLanes(s);
+      if (lanes.length > 0) return lanes;
+      ctx.addIssue({ code: 'custom', message: 'name at least one lane' });
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+    return z.NEVER;
+  }),
   WORKER_PORT: z.coerce.number().int().default(3109),
-  /** Activities this worker runs at once (its slots; Temporal's default). */
+  /** Activities each lane runs at once in this process (its slots; Temporal's default). */
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(100),
+  /** Workflow tasks each lane runs at once in this process (Temporal's default is 40). */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).default(40),
   IDENTITY_URL: z.url().default('http://127.0.0.1:3101'),
   RECRUITING_URL: z.url().default('http://127.0.0.1:3102'),
   INTEGRATIONS_URL: z.url().default('http://127.0.0.1:3103'),

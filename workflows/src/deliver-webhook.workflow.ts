@@ -1,5 +1,5 @@
 import { condition, defineSignal, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import { ENDPOINT_FREE_SIGNAL, type RetryWorkflowArgs } from '@hireloop/integrations/deliveries/delivery-start';
+import { ENDPOINT_FREE_SIGNAL } from './signals.js';
 import type { DeliveryActivities } from './activities/webhook-delivery.js';
 
 // An attempt's outcome is decided by the workflow's schedule; the activity is retried only for
@@ -36,16 +36,27 @@ const WAKE_ON_SIGNAL = 'webhook-endpoint-free-signal';
 const endpointFree = defineSignal(ENDPOINT_FREE_SIGNAL);
 
 /** Ids and numbers only: the activity reads the payload and the secret from integrations. */
-export type DeliverWebhookArgs = RetryWorkflowArgs;
+export interface DeliverWebhookArgs {
+  organizationId: string;
+  deliveryId: string;
+  generation: number;
+  /** Attempts this generation already made (1 after a failed first attempt, 0 after a lost lease). */
+  attempted: number;
+  /** The receiver's Retry-After on the attempt already made, in seconds. */
+  retryAfterSeconds: number | null;
+  retrySchedule: number[];
+}
 
 /**
  * `deliver:<deliveryId>` (`:<generation>` after a manual retry or a replay): the retry schedule
- * of a delivery whose first attempt failed, or whose dispatcher died. Waits are durable timers,
- * so the schedule survives restarts of every process. Ends when the delivery is delivered, its
- * endpoint is gone or disabled (410, 5 days of failures, deleted), the delivery was superseded,
- * or the schedule is exhausted. An attempt refused because the endpoint is at its cap (`busy`)
- * was not made nor logged: the workflow waits for the endpoint's `endpointFree` signal and asks
- * again, and the schedule goes on from the attempt actually made.
+ * of one delivery, from before the endpoints' retry loops (retry-webhook-endpoint.workflow.ts).
+ * None is started any more; those running at the upgrade finish here: their next ask is answered
+ * `stopped` by integrations, which hands the delivery (already in its endpoint's retry queue) to
+ * the endpoint's loop, and the workflow ends. The code is unchanged, so their histories replay.
+ *
+ * What it did: waits were durable timers; it ended when the delivery was delivered, its endpoint
+ * gone or disabled, the delivery superseded, or the schedule exhausted. An attempt refused
+ * because the endpoint was at its cap (`busy`) waited for the endpoint's `endpointFree` signal.
  */
 export async function deliverWebhook(args: DeliverWebhookArgs): Promise<string> {
   // Set by a signal that may come while the activity that answered `busy` is still reporting back.

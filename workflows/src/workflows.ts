@@ -2,6 +2,7 @@
 export { ping } from './ping.workflow.js';
 export { evaluateInterview } from './evaluate-interview.workflow.js';
 export { deliverWebhook } from './deliver-webhook.workflow.js';
+export { retryWebhookEndpoint } from './retry-webhook-endpoint.workflow.js';
 export { purgeWebhookEvents } from './purge-webhook-events.workflow.js';
 export { purgeRecruiting } from './purge-recruiting.workflow.js';
 export { purgeIdentity } from './purge-identity.workflow.js';

@@ -11,3 +11,4 @@ export * from './events.js';
 export * from './integrations.js';
 export * from './http.js';
 export * from './audit.js';
+export * from './workflows.js';

@@ -74,6 +74,9 @@ export const WebhookStats = z
     retrying: int32(0, COUNT_MAX).describe('Deliveries whose first attempt failed, waiting for a retry'),
     oldestDueAt: Timestamp.nullable().describe('When the longest-waiting pending or retrying delivery was due'),
     successRate24h: z.number().min(0).max(1).nullable().describe('Share of attempts in the last 24 h answered 2xx; null without attempts'),
+    failingSince: Timestamp.optional().describe(
+      'Present only while the endpoint is failing (its circuit breaker is open after WEBHOOK_BREAKER_FAILURES consecutive failed attempts, 5 by default): when that run of failures began. Its new deliveries then join its retry queue, which is probed one due delivery at a time; the first success ends it',
+    ),
   })
   .meta({ id: 'WebhookStats' });
 export type WebhookStats = z.infer<typeof WebhookStats>;
@@ -166,7 +169,13 @@ export const untilAfterSince = (b: { since: string; until?: string | undefined }
 export const ReplayBody = ReplayFields.refine(untilAfterSince, { message: 'until must be after since', path: ['until'] }).meta({ id: 'ReplayBody' });
 export type ReplayBody = z.infer<typeof ReplayBody>;
 
-export const ReplayAccepted = z.object({ count: int32(0, COUNT_MAX).describe('Deliveries queued') }).meta({ id: 'ReplayAccepted' });
+export const ReplayAccepted = z
+  .object({
+    count: int32(0, COUNT_MAX).describe('Deliveries queued: the retained events of the window, counted when asked; they are queued in the background within seconds'),
+    failing: z.boolean().describe('The endpoint is failing: the deliveries joined the head of its retry queue and go once a probe succeeds'),
+  })
+  .meta({ id: 'ReplayAccepted' });
+export type ReplayAccepted = z.infer<typeof ReplayAccepted>;
 
 export const EventEnvelope = z
   .object({

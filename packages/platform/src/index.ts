@@ -28,6 +28,7 @@ export * from './event-invite-urls.js';
 export * from './sync.js';
 export { isoMicros } from './microseconds.js';
 export * from './schedules.js';
+export * from './lanes.js';
 export * from './redaction.js';
 export * from './audit.js';
 export * from './service-idempotency.js';

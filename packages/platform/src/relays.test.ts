@@ -198,7 +198,7 @@ describe('WorkflowStartRelay', () => {
     const connection = await Connection.connect({ address: process.env['TEMPORAL_ADDRESS']! });
     const temporal = new Client({ connection });
     const taskQueue = process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop';
-    const relay = new WorkflowStartRelay(db, SCHEMA, temporal, taskQueue, logger, { pollMs: 100, callTimeoutMs: 5000 });
+    const relay = new WorkflowStartRelay(db, SCHEMA, temporal, [taskQueue], logger, { pollMs: 100, callTimeoutMs: 5000 });
     const workflowId = `ping:relay-test-${process.pid}-${Date.now()}`;
     const startedAt = async () =>
       (await sql<{ started_at: Date | null; attempts: number }>`select started_at, attempts from ${sql.id(SCHEMA, 'workflow_outbox')} where workflow_id = ${workflowId}`.execute(db)).rows[0]!;

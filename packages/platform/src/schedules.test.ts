@@ -29,6 +29,12 @@ describe('ensureSchedule (retention schedules)', () => {
       await ensureSchedule(temporal, { ...base, taskQueue: `elsewhere-${process.pid}`, everyMinutes: 15 }, logger);
       const after = await temporal.schedule.getHandle(scheduleId).describe();
       assert.equal(after.action.type === 'startWorkflow' && after.action.taskQueue, base.taskQueue);
+      // The same deployment, now with lanes: its schedule from before moves to the lane's queue.
+      const lane = `${base.taskQueue}-erasure`;
+      await ensureSchedule(temporal, { ...base, taskQueue: lane, formerTaskQueue: base.taskQueue, everyMinutes: 15 }, logger);
+      const moved = await temporal.schedule.getHandle(scheduleId).describe();
+      assert.equal(moved.action.type === 'startWorkflow' && moved.action.taskQueue, lane);
+      assert.deepEqual(moved.spec.intervals?.map((i) => i.every), [15 * 60_000]);
     } finally {
       await temporal.schedule.getHandle(scheduleId).delete().catch(() => undefined);
       await connection.close();

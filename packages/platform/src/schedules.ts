@@ -11,6 +11,11 @@ export interface PurgeSchedule {
   /** The workflow it starts (registered by the worker), with no arguments. */
   workflowType: string;
   taskQueue: string;
+  /**
+   * The queue this deployment's schedule started its workflow on before lanes existed (its bare
+   * TEMPORAL_TASK_QUEUE): an existing schedule still on it is moved to `taskQueue`.
+   */
+  formerTaskQueue?: string;
   /** How often, in minutes. */
   everyMinutes: number;
 }
@@ -36,12 +41,19 @@ export async function ensureSchedule(temporal: Client, schedule: PurgeSchedule, 
       // It exists: a changed period in the settings is applied to it. Its action stays the first
       // creator's: another process on another task queue (a test's extra service, a canary) must
       // not take the schedule over and leave it pointing at a queue nobody polls once it is gone.
+      // Only the same deployment's queue from before lanes is moved to the lane.
       const handle = temporal.schedule.getHandle(scheduleId);
       const current = await handle.describe();
       const intervals = current.spec.intervals ?? [];
-      if (intervals.length === 1 && intervals[0]!.every === every && !current.spec.calendars?.length) return;
-      await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] } }));
-      logger.info({ scheduleId, everyMinutes: schedule.everyMinutes }, 'schedule updated to the configured period');
+      const samePeriod = intervals.length === 1 && intervals[0]!.every === every && !current.spec.calendars?.length;
+      const moving = current.action.type === 'startWorkflow' && schedule.formerTaskQueue !== undefined && current.action.taskQueue === schedule.formerTaskQueue;
+      if (samePeriod && !moving) return;
+      await handle.update((previous) => ({
+        ...previous,
+        spec: { intervals: [{ every }] },
+        ...(moving && previous.action.type === 'startWorkflow' ? { action: { ...previous.action, taskQueue } } : {}),
+      }));
+      logger.info({ scheduleId, everyMinutes: schedule.everyMinutes, taskQueue }, 'schedule updated to the configured period and queue');
       return;
     } catch (err) {
       logger.warn({ err, scheduleId }, 'could not create a schedule; retrying');

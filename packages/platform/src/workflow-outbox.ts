@@ -51,7 +51,10 @@ export interface WorkflowStart {
   organizationId: string;
   /** Shown in the Temporal UI as the `Kind` search attribute. */
   kind: string;
-  /** The task queue of the workers that run it; each relay starts only its own queue's rows. */
+  /**
+   * The task queue of the workers that run it: its lane's queue (lanes.ts). Each relay starts only
+   * the rows of its own deployment's queues.
+   */
   taskQueue: string;
 }
 
@@ -72,6 +75,7 @@ export async function enqueueWorkflowStart(trx: AnyDb, schema: string, start: Wo
 
 interface Row {
   workflow_id: string;
+  task_queue: string;
   workflow_type: string;
   args: unknown[];
   organization_id: string;
@@ -95,7 +99,8 @@ export class WorkflowStartRelay {
     private readonly db: Kysely<any>,
     private readonly schema: string,
     private readonly temporal: Client,
-    private readonly taskQueue: string,
+    /** The task queues of this process's deployment (every lane's: `Object.values(laneQueues(…))`). */
+    private readonly taskQueues: string[],
     private readonly logger: Logger,
     timing: RelayTiming = {},
   ) {
@@ -117,7 +122,7 @@ export class WorkflowStartRelay {
    */
   private async pass(): Promise<boolean> {
     const rows = await claimWithLease<Row>(this.db, this.table, {
-      pending: sql`started_at is null and task_queue = ${this.taskQueue}`,
+      pending: sql`started_at is null and task_queue = any(${this.taskQueues})`,
       orderBy: sql`created_at, workflow_id`,
       limit: BATCH,
       leaseMs: this.loop.leaseMs,
@@ -144,7 +149,8 @@ export class WorkflowStartRelay {
       const deadline = Date.now() + this.loop.callTimeoutMs;
       await this.temporal.withDeadline(deadline, () => this.temporal.workflow.start(row.workflow_type, {
         workflowId: row.workflow_id,
-        taskQueue: this.taskQueue,
+        // Rows written before lanes carry the deployment's bare queue: the general lane runs them.
+        taskQueue: row.task_queue,
         args: row.args,
         // A completed, failed or running workflow of this id is never started again.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',

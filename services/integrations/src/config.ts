@@ -49,6 +49,14 @@ export const IntegrationsConfig = BaseConfig.extend({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts in flight at once from one dispatcher (one instance). */
   WEBHOOK_DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
+  /** Consecutive failed attempts after which an endpoint is `failing` (its circuit breaker opens). */
+  WEBHOOK_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Queued retries per endpoint; beyond it the oldest is failed (`backlog limit` in its attempt log). */
+  WEBHOOK_ENDPOINT_BACKLOG_MAX: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  /** Enabled endpoints per organization, counted on create and on re-enable (409 `conflict` beyond). */
+  WEBHOOK_ENDPOINTS_PER_ORG_MAX: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Rounds an endpoint's retry loop makes before it continues as new (bounds its Temporal history). */
+  WEBHOOK_LOOP_ROUNDS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(200),
 }).refine((c) => c.WEBHOOK_LEASE_MS >= c.WEBHOOK_TIMEOUT_MS + 1000, { message: 'WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS by at least 1 s', path: ['WEBHOOK_LEASE_MS'] });
 export type IntegrationsConfig = z.infer<typeof IntegrationsConfig>;
 export const loadIntegrationsConfig = () => loadConfig(IntegrationsConfig, serviceEnv('integrations'));

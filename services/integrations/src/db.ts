@@ -12,7 +12,16 @@ export interface WebhooksTable {
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
   secret_sealed: string;
+  /** Start of its current run of failed attempts (a 2xx ends it); 5 days of it disables the endpoint. */
   failing_since: Date | null;
+  /** The circuit breaker: that run's length; at WEBHOOK_BREAKER_FAILURES the endpoint is `failing`. */
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  /** Probes that failed since the breaker opened (each waits longer: the retry schedule). */
+  probes_failed: ColumnType<number, number | undefined, number>;
+  /** While failing: when its loop may probe next. */
+  probe_at: Date | null;
+  /** When its retry loop looks next (its timer); null while no loop runs (endpoint-loops.ts). */
+  retry_loop_at: Date | null;
   /** The secret before the last rotation, still signing (as a second signature) until `previous_secret_until`. */
   previous_secret_sealed: string | null;
   previous_secret_until: Date | null;
@@ -45,6 +54,11 @@ export interface DeliveriesTable {
   /** Bumped by a manual retry or a replay: the retry workflow of an older generation stops. */
   generation: ColumnType<number, number | undefined, number>;
   attempts: ColumnType<number, number | undefined, number>;
+  /** Failed attempts of this generation: the place in the retry schedule (reset by a retry or replay). */
+  retry_step: ColumnType<number, number | undefined, number>;
+  /** Put at the head of its endpoint's retry queue (a manual retry or a replay while it was failing). */
+  queue_head: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When it is due (its earliest time while its endpoint is failing). */
   next_attempt_at: Date | null;
   /** A dispatcher holds the delivery until then; past it, Temporal takes over. */
   lease_until: Date | null;
@@ -100,18 +114,35 @@ export interface AtsEventsTable {
   created_at: Timestamp;
 }
 
-/**
- * A retry workflow waiting for a place under its endpoint's concurrency cap (its delivery
- * `retrying`): signalled, oldest first, when an attempt to the endpoint ends (endpoint-waiters.ts).
- */
-export interface EndpointWaitersTable {
-  delivery_id: string;
+/** An endpoint whose retry queue changed: its loop may have to look sooner (endpoint-loops.ts). */
+export interface EndpointWakesTable {
   webhook_id: string;
+  /** The deployment whose loop waker handles it. */
+  task_queue: string;
+  requested_at: Timestamp;
+}
+
+/**
+ * POST /webhooks/{id}/replay: its window, counted when it was asked for, and how far the
+ * background has queued it (webhooks/replay.ts). (`integrations.endpoint_waiters`, the queue of
+ * the per-delivery workflows before issue 19, is no longer used.)
+ */
+export interface ReplaysTable {
+  id: string;
   organization_id: string;
-  generation: number;
-  since: Timestamp;
-  /** When it was last signalled; null while it waits for a signal. */
-  woken_at: Date | null;
+  webhook_id: string;
+  /** The deployment that queues it (its TEMPORAL_TASK_QUEUE). */
+  task_queue: string;
+  since: Date;
+  until: Date;
+  /** The event types replayed; null: every type but the ping. */
+  types: string[] | null;
+  after_created_at: Date | null;
+  after_id: string | null;
+  queued: ColumnType<number, number | undefined, number>;
+  lease_until: Date | null;
+  created_at: Timestamp;
+  finished_at: Date | null;
 }
 
 /** Tombstones of erased people: the ids their events name (no personal data). */
@@ -127,7 +158,8 @@ export interface IntegrationsDB {
   'integrations.delivery_attempts': DeliveryAttemptsTable;
   'integrations.events': EventsTable;
   'integrations.deliveries': DeliveriesTable;
-  'integrations.endpoint_waiters': EndpointWaitersTable;
+  'integrations.replays': ReplaysTable;
+  'integrations.endpoint_wakes': EndpointWakesTable;
   'integrations.tasks': TasksTable;
   'integrations.ats_events': AtsEventsTable;
   'integrations.erased_ids': ErasedIdsTable;

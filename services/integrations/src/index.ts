@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, EventInviteUrls, migrateDatabase, OutboxPublisher, pingDb, SecretBox, sealEventInviteUrls, serveUntilSignalled, WorkflowStartRelay,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, EventInviteUrls, laneQueues, migrateDatabase, OutboxPublisher, pingDb, SecretBox, sealEventInviteUrls, serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { migrations } from '../migrations/index.js';
@@ -9,8 +9,10 @@ import { SCHEMA, type IntegrationsDB } from './db.js';
 import { ingestEvents } from './deliveries/fan-out.js';
 import { DeliverySender } from './deliveries/delivery-attempt.js';
 import { Dispatcher } from './deliveries/dispatcher.js';
-import { RetryAttempts } from './deliveries/retry-attempt.js';
-import { EndpointWaiters } from './deliveries/endpoint-waiters.js';
+import { EndpointRounds } from './deliveries/endpoint-rounds.js';
+import { EndpointLoops } from './deliveries/endpoint-loops.js';
+import { ReplayQueue } from './webhooks/replay.js';
+import type { DeliverySettings } from './deliveries/delivery-settings.js';
 import { WebhookHttp } from './deliveries/webhook-http.js';
 import { ensurePurgeSchedule } from './deliveries/purge-schedule.js';
 import { createIntegrationsRouter } from './router.js';
@@ -22,14 +24,20 @@ const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integratio
 const db = createDb<IntegrationsDB>(pool);
 await migrateDatabase(config.DATABASE_URL, SCHEMA, migrations, databaseTimeouts(config));
 
-const delivery = {
+const lanes = laneQueues(config.TEMPORAL_TASK_QUEUE);
+const delivery: DeliverySettings = {
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
   retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
+  loopQueue: lanes.deliveries,
   timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   leaseMs: config.WEBHOOK_LEASE_MS,
   endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
   totalConcurrency: config.WEBHOOK_DISPATCH_CONCURRENCY,
+  breakerFailures: config.WEBHOOK_BREAKER_FAILURES,
+  backlogMax: config.WEBHOOK_ENDPOINT_BACKLOG_MAX,
+  endpointsPerOrg: config.WEBHOOK_ENDPOINTS_PER_ORG_MAX,
+  loopRoundsPerRun: config.WEBHOOK_LOOP_ROUNDS_PER_RUN,
 };
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
 const secrets = new SecretBox(config.WEBHOOK_SECRET_KEYS);
@@ -44,37 +52,42 @@ const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'even
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of stored events under the current INVITE_TOKEN_KEYS key');
 const sender = new DeliverySender(secrets, http, inviteUrls);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
-const waiters = new EndpointWaiters(db, delivery, temporal, logger);
-const retries = new RetryAttempts({ db, settings: delivery, sender, temporal, logger, waiters });
+const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
+const loops = new EndpointLoops(db, delivery, temporal, logger, relayTiming);
+const rounds = new EndpointRounds({ db, settings: delivery, sender, temporal, loops, logger });
 const router = createIntegrationsRouter({
   db,
   cursors: new CursorCodec(config.CURSOR_KEYS),
   secrets,
   delivery,
+  lanes,
   inviteUrls,
   temporal,
-  retries,
+  rounds,
+  loops,
   logger,
   recruiting: createRecruitingClient(config.RECRUITING_URL, config.INTERNAL_TOKEN_KEYS),
   retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, idempotencyHours: config.IDEMPOTENCY_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS, auditDays: config.AUDIT_RETENTION_DAYS, atsEventDays: config.ATS_EVENTS_RETENTION_DAYS },
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
-const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
-const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await db.transaction().execute((trx) => ingestEvents(trx, delivery.taskQueue, events))), logger, relayTiming);
+const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await db.transaction().execute((trx) => ingestEvents(trx, delivery, events))), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
-const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
+const relay = new WorkflowStartRelay(db, SCHEMA, temporal, Object.values(lanes), logger, relayTiming);
 await relay.start(config.DATABASE_URL);
-const dispatcher = new Dispatcher(db, delivery, sender, temporal, logger, waiters);
+const dispatcher = new Dispatcher(db, delivery, sender, loops, logger);
 await dispatcher.start(config.DATABASE_URL);
-waiters.start();
-void ensurePurgeSchedule(temporal, config.TEMPORAL_TASK_QUEUE, config.PURGE_INTERVAL_MINUTES, logger);
+await loops.start(config.DATABASE_URL);
+const replays = new ReplayQueue(db, delivery, logger, relayTiming);
+await replays.start(config.DATABASE_URL);
+void ensurePurgeSchedule(temporal, lanes, config.PURGE_INTERVAL_MINUTES, logger);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
   await dispatcher.stop();
-  await retries.stop();
-  await waiters.stop();
+  await rounds.stop();
+  await loops.stop();
+  await replays.stop();
   await publisher.stop();
   await relay.stop();
   await http.close();

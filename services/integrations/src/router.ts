@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { explainingDatabaseRefusal, listAuditRecords, type CursorCodec, type EventInviteUrls, type Kysely, type Logger, type SecretBox } from '@hireloop/platform';
+import { explainingDatabaseRefusal, listAuditRecords, type CursorCodec, type EventInviteUrls, type Kysely, type Lane, type Logger, type SecretBox } from '@hireloop/platform';
 import {
   AtsEventAccepted, AtsEventBody, AuditRecord, AuditSliceQuery, CreatedWebhook, CreateJobDescriptionBody, CreateWebhookBody, Delivery, DeliveryAttempt, DeliveryId, EventEnvelope, EventId, EventType,
   JobDescriptionResult, ListDeliveriesQuery, ListEventsQuery, ListWebhooksQuery, PageLimit, Cursor, pageOf, Position, ReplayAccepted, ReplayBody, RotatedSecret, Task, TaskId,
@@ -12,11 +12,13 @@ import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trp
 import {
   createWebhook, deleteWebhook, getWebhookRow, listWebhooks, rotateSecret, sendTestPing, updateWebhook, webhookWithStats,
 } from './webhooks/webhooks.queries.js';
-import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, replay, retryDelivery, type RetentionSettings } from './deliveries/deliveries.queries.js';
+import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, retryDelivery, type RetentionSettings } from './deliveries/deliveries.queries.js';
 import { ingestEvents } from './deliveries/fan-out.js';
-import type { RetryAttempts } from './deliveries/retry-attempt.js';
-import { stopRetryWorkflows } from './deliveries/cancel.js';
-import type { DeliverySettings } from './deliveries/delivery-start.js';
+import type { EndpointRounds } from './deliveries/endpoint-rounds.js';
+import type { EndpointLoops } from './deliveries/endpoint-loops.js';
+import type { DeliverySettings } from './deliveries/delivery-settings.js';
+import { handOverLegacyRetry } from './deliveries/legacy-retries.js';
+import { replay } from './webhooks/replay.js';
 import { redactErasedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
 import { erasureRetry } from './tasks/erasure-retry.js';
@@ -29,11 +31,15 @@ export interface IntegrationsDeps {
   cursors: CursorCodec;
   secrets: SecretBox;
   delivery: DeliverySettings;
+  /** The task queue of each work lane of this deployment (platform's lanes.ts). */
+  lanes: Record<Lane, string>;
   /** Renders the sealed invite URLs of stored events for GET /events. */
   inviteUrls: EventInviteUrls;
   temporal: Client;
-  /** The attempts of retry workflows (their activities call `deliveries.attempt`). */
-  retries: RetryAttempts;
+  /** The rounds of the endpoints' retry loops (their activities call `deliveries.retryDue`). */
+  rounds: EndpointRounds;
+  /** Starts, wakes and stops the endpoints' retry loops. */
+  loops: EndpointLoops;
   logger: Logger;
   recruiting: ReturnType<typeof createRecruitingClient>;
   retention: RetentionSettings;
@@ -43,18 +49,18 @@ const Published = z.object({ id: z.string(), type: EventType, createdAt: z.strin
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, inviteUrls, temporal, retries, logger, recruiting, retention } = deps;
-  /** After a commit that cancelled deliveries: their retry workflows end now. */
-  const stop = (ids: string[]) => stopRetryWorkflows(temporal, ids, logger);
+  const { db, cursors, secrets, delivery, lanes, inviteUrls, temporal, rounds, loops, recruiting, retention } = deps;
+  /** After a commit that cancelled an endpoint's deliveries: its retry loop ends now. */
+  const stop = (webhookIds: string[]) => loops.terminate(webhookIds);
   const endpoint = z.object({ id: WebhookId });
   return router({
     webhooks: router({
       create: orgProcedure.input(CreateWebhookBody).output(CreatedWebhook).mutation(({ ctx, input }) => createWebhook(db, secrets, delivery, ctx.org, input, ctx.idempotencyScope ?? null)),
-      list: orgProcedure.input(ListWebhooksQuery).output(pageOf(Webhook)).query(({ ctx, input }) => listWebhooks(db, cursors, ctx.org, input)),
-      get: orgProcedure.input(endpoint).output(Webhook).query(async ({ ctx, input }) => webhookWithStats(db, await getWebhookRow(db, ctx.org, input.id))),
+      list: orgProcedure.input(ListWebhooksQuery).output(pageOf(Webhook)).query(({ ctx, input }) => listWebhooks(db, delivery, cursors, ctx.org, input)),
+      get: orgProcedure.input(endpoint).output(Webhook).query(async ({ ctx, input }) => webhookWithStats(db, delivery, await getWebhookRow(db, ctx.org, input.id))),
       update: orgProcedure.input(endpoint.extend({ changes: UpdateWebhookBody })).output(Webhook).mutation(async ({ ctx, input }) => {
-        const { webhook, stopWorkflows } = await updateWebhook(db, delivery, ctx.org, input.id, input.changes);
-        await stop(stopWorkflows);
+        const { webhook, stopLoops } = await updateWebhook(db, delivery, ctx.org, input.id, input.changes);
+        await stop(stopLoops);
         return webhook;
       }),
       delete: orgProcedure.input(endpoint).output(z.object({ deleted: z.literal(true) })).mutation(async ({ ctx, input }) => {
@@ -63,20 +69,15 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       }),
       rotateSecret: orgProcedure.input(endpoint).output(RotatedSecret).mutation(({ ctx, input }) => rotateSecret(db, secrets, ctx.org, input.id, ctx.idempotencyScope ?? null)),
       test: orgProcedure.input(endpoint).output(z.object({ eventId: EventId })).mutation(({ ctx, input }) => sendTestPing(db, delivery, ctx.org, input.id, ctx.idempotencyScope ?? null)),
-      replay: orgProcedure.input(endpoint.extend({ window: ReplayBody })).output(ReplayAccepted).mutation(async ({ ctx, input }) => {
-        const { count, stopWorkflows } = await replay(db, delivery, ctx.org, input.id, input.window, ctx.idempotencyScope ?? null);
-        await stop(stopWorkflows);
-        return { count };
-      }),
+      replay: orgProcedure.input(endpoint.extend({ window: ReplayBody })).output(ReplayAccepted).mutation(({ ctx, input }) => replay(db, delivery, ctx.org, input.id, input.window, ctx.idempotencyScope ?? null)),
       deliveries: orgProcedure
         .input(ListDeliveriesQuery.extend({ webhookId: WebhookId }))
         .output(pageOf(Delivery))
         .query(({ ctx, input }) => listDeliveries(db, cursors, ctx.org, input)),
-      retryDelivery: orgProcedure.input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId })).output(Delivery).mutation(async ({ ctx, input }) => {
-        const { delivery: d, stopWorkflows } = await retryDelivery(db, delivery, ctx.org, input.webhookId, input.deliveryId, ctx.idempotencyScope ?? null);
-        await stop(stopWorkflows);
-        return d;
-      }),
+      retryDelivery: orgProcedure
+        .input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId }))
+        .output(Delivery)
+        .mutation(({ ctx, input }) => retryDelivery(db, delivery, ctx.org, input.webhookId, input.deliveryId, ctx.idempotencyScope ?? null)),
       /** The attempt log of an endpoint (the console's view), or of one of its deliveries. */
       attempts: orgProcedure
         .input(z.object({ webhookId: WebhookId, deliveryId: DeliveryId.optional(), limit: PageLimit, cursor: Cursor.optional() }))
@@ -85,13 +86,27 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     }),
     deliveries: router({
       /**
-       * One attempt of a retry workflow (its activity): ids and the activity's task token in;
-       * answered at once (accepted, busy, full or stopped), the activity completed with the outcome.
+       * A round of an endpoint's retry loop (its activity): the endpoint's id and the activity's
+       * task token in; answered at once: `accepted` (attempts under way; the activity is completed
+       * with what the loop does next), or that (`again`, `sleep` for some seconds, `ended`).
+       */
+      retryDue: systemOrgProcedure
+        .input(z.object({ webhookId: WebhookId, taskToken: z.base64().max(4096) }))
+        .output(z.discriminatedUnion('outcome', [
+          z.object({ outcome: z.literal('accepted') }),
+          z.object({ outcome: z.literal('again') }),
+          z.object({ outcome: z.literal('ended') }),
+          z.object({ outcome: z.literal('sleep'), seconds: z.number().min(0) }),
+        ]))
+        .mutation(({ ctx, input }) => rounds.take(ctx.org, input)),
+      /**
+       * A per-delivery retry workflow from before the endpoints' loops asks for its next attempt
+       * (same input as then): its delivery is handed to its endpoint's loop; answered `stopped`.
        */
       attempt: systemOrgProcedure
         .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable(), taskToken: z.base64().max(4096) }))
         .output(z.object({ outcome: z.enum(['accepted', 'busy', 'full', 'stopped']) }))
-        .mutation(({ ctx, input }) => retries.take(ctx.org, input)),
+        .mutation(({ ctx, input }) => handOverLegacyRetry(db, delivery, ctx.org, input.deliveryId)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
         .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int(), erasedIds: z.number().int() }))
@@ -102,14 +117,14 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       ingest: systemProcedure
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
-        .mutation(async ({ input }) => ({ queued: await db.transaction().execute(async (trx) => ingestEvents(trx, delivery.taskQueue, await redactErasedEvents(trx, input.events))) })),
+        .mutation(async ({ input }) => ({ queued: await db.transaction().execute(async (trx) => ingestEvents(trx, delivery, await redactErasedEvents(trx, input.events))) })),
       list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, inviteUrls, ctx.org, input)),
       get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, inviteUrls, ctx.org, input.id)),
     }),
     tasks: router({
       createJobDescription: orgProcedure.input(CreateJobDescriptionBody).output(Task).mutation(async ({ ctx, input }) => {
         if (input.positionId) await recruiting.forOrganization(ctx.org).positions.get.query({ id: input.positionId });
-        return createJobDescriptionTask(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null);
+        return createJobDescriptionTask(db, lanes.ai, ctx.org, input, ctx.idempotencyScope ?? null);
       }),
       /** A task; an erasure that is retrying a step says which and why (erasure-retry.ts). */
       get: orgProcedure.input(z.object({ id: TaskId })).output(Task).query(async ({ ctx, input }) => {
@@ -141,7 +156,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
     }),
     erasure: router({
       /** DELETE /candidates/{id}: the candidate is 404 from now on; the answer is its `candidate_erasure` task. */
-      start: orgProcedure.input(z.object({ candidateId: CandidateId })).output(Task).mutation(({ ctx, input }) => startCandidateErasure(db, recruiting, delivery.taskQueue, ctx.org, input.candidateId)),
+      start: orgProcedure.input(z.object({ candidateId: CandidateId })).output(Task).mutation(({ ctx, input }) => startCandidateErasure(db, recruiting, lanes.erasure, ctx.org, input.candidateId)),
       /** The workflow's steps (ids in, ids and counts out: they sit in its history). */
       begin: systemOrgProcedure
         .input(z.object({ candidateId: CandidateId }))
@@ -161,7 +176,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .mutation(async ({ ctx, input }) => ({ taskId: (await finishCandidateErasure(db, ctx.org, input.candidateId)).id })),
     }),
     ats: router({
-      accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, delivery.taskQueue, ctx.org, input, ctx.idempotencyScope ?? null)),
+      accept: orgProcedure.input(AtsEventBody).output(AtsEventAccepted).mutation(({ ctx, input }) => acceptAtsEvent(db, lanes.ats, ctx.org, input, ctx.idempotencyScope ?? null)),
       /** The workflow's activity reads the payload here: workflow inputs carry ids only. */
       payload: systemOrgProcedure.input(z.object({ id: z.string().max(100) })).output(AtsEventBody).query(({ ctx, input }) => getAtsEventPayload(db, ctx.org, input.id)),
       finish: systemOrgProcedure

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import {
-  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, ensureSchedule, SecretBox, sealEventInviteUrls, integrationsEventSink, InternalTokenCache, migrateDatabase, OutboxPublisher, pingDb,
+  createDb, createLogger, createPool, createServiceServer, CursorCodec, databaseTimeouts, ensureSchedule, SecretBox, sealEventInviteUrls, integrationsEventSink, InternalTokenCache, laneQueues, migrateDatabase, OutboxPublisher, pingDb,
   serveUntilSignalled, WorkflowStartRelay,
 } from '@hireloop/platform';
 import { migrations } from '../migrations/index.js';
@@ -25,14 +25,15 @@ if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under th
 // Interview events in the outbox hold their invite token sealed too (rows from before that included).
 const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'outbox' }, inviteBox);
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of outbox events under the current INVITE_TOKEN_KEYS key');
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, taskQueue: config.TEMPORAL_TASK_QUEUE, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS });
+const lanes = laneQueues(config.TEMPORAL_TASK_QUEUE);
+const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, lanes, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
-const relay = new WorkflowStartRelay(db, SCHEMA, temporal, config.TEMPORAL_TASK_QUEUE, logger, relayTiming);
+const relay = new WorkflowStartRelay(db, SCHEMA, temporal, Object.values(lanes), logger, relayTiming);
 await relay.start(config.DATABASE_URL);
-void ensureSchedule(temporal, { scheduleId: 'purge-recruiting', workflowType: 'purgeRecruiting', taskQueue: config.TEMPORAL_TASK_QUEUE, everyMinutes: config.PURGE_INTERVAL_MINUTES }, logger);
+void ensureSchedule(temporal, { scheduleId: 'purge-recruiting', workflowType: 'purgeRecruiting', taskQueue: lanes.erasure, formerTaskQueue: lanes.general, everyMinutes: config.PURGE_INTERVAL_MINUTES }, logger);
 // Every event in our outbox goes to the integrations service for webhook fan-out.
 const sink = integrationsEventSink(config.INTEGRATIONS_URL, new InternalTokenCache(config.INTERNAL_TOKEN_KEYS));
 const publisher = new OutboxPublisher(db, SCHEMA, sink, logger, relayTiming);

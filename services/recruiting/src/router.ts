@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely, type Lane } from '@hireloop/platform';
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
@@ -25,8 +25,8 @@ export interface RecruitingDeps {
   db: Kysely<RecruitingDB>;
   cursors: CursorCodec;
   tokens: InviteTokens;
-  /** Task queue of the workflows this service starts (evaluations). */
-  taskQueue: string;
+  /** The task queue of each work lane of this deployment (platform's lanes.ts). */
+  lanes: Record<Lane, string>;
   /** How far behind now `updatedAfter` lists stop (docs/api.md "Incremental sync"). */
   syncLagMs: number;
   /** Relayed outbox rows are kept this long (OUTBOX_RETENTION_HOURS). */
@@ -58,7 +58,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
       erase: orgProcedure
         .input(ById(CandidateId))
         .output(z.object({ candidateId: CandidateId, erasedAt: z.string() }))
-        .mutation(({ ctx, input }) => eraseCandidate(db, deps.taskQueue, ctx.org, input.id)),
+        .mutation(({ ctx, input }) => eraseCandidate(db, deps.lanes.erasure, ctx.org, input.id)),
       /** The erasure workflow's recruiting step, a page per call; counts out only (they sit in the workflow history). */
       scrubErased: systemOrgProcedure
         .input(ById(CandidateId).extend(erasurePage))
@@ -152,7 +152,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(z.object({ created: z.boolean() }))
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
-    invites: inviteRouter(db, tokens, deps.taskQueue, deps.retentionAnswersDays),
+    invites: inviteRouter(db, tokens, deps.lanes.ai, deps.retentionAnswersDays),
     retention: router({
       /**
        * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past

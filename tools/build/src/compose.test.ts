@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { LANE_NAMES, parseLanes } from '@hireloop/platform/lanes';
 import { PROCESSES, REPO_ROOT } from './runtime-tree.js';
 
 interface ComposeService {
@@ -16,8 +17,8 @@ interface ComposeService {
 
 /**
  * docker-compose.yml as Compose itself resolves it (`docker-compose config`; .ci/run installs
- * Debian's docker-compose): valid, the proxy is the only published port, two gateways and two
- * workers, and every Hireloop process runs built code from the image.
+ * Debian's docker-compose): valid, the proxy is the only published port, two gateways, a worker
+ * deployment for every work lane, and every Hireloop process runs built code from the image.
  */
 describe('docker-compose.yml', () => {
   const resolved = () => {
@@ -29,7 +30,7 @@ describe('docker-compose.yml', () => {
     return (parse(out) as { services: Record<string, ComposeService> }).services;
   };
 
-  it('is valid, publishes only the reverse proxy, and runs two gateways and two workers from dist', () => {
+  it('is valid, publishes only the reverse proxy, and runs two gateways and a worker for every lane from dist', () => {
     const services = resolved();
     const published = Object.entries(services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
     assert.deepEqual(published, ['proxy']);
@@ -49,7 +50,14 @@ describe('docker-compose.yml', () => {
     });
     for (const p of PROCESSES) assert.ok(entries.includes(p.entry), `compose runs ${p.name}`);
     assert.equal(entries.filter((e) => e === 'gateway/dist/index.js').length, 2, 'two gateways');
-    assert.equal(entries.filter((e) => e === 'workflows/dist/worker.js').length, 2, 'two workers');
+    // Each worker deployment names its lanes; together they poll every lane's queue.
+    const workers = hireloop.filter(([, s]) => s.command?.at(-1) === 'workflows/dist/worker.js');
+    const polled = workers.flatMap(([name, s]) => {
+      assert.ok(s.environment?.['WORKER_LANES'], `${name} names its lanes`);
+      return parseLanes(s.environment['WORKER_LANES']);
+    });
+    assert.deepEqual([...new Set(polled)].sort(), [...LANE_NAMES].sort(), 'every lane has a worker');
+    assert.ok(workers.length >= LANE_NAMES.length - 1, 'the lanes run in deployments of their own');
     assert.ok(existsSync(join(REPO_ROOT, 'deploy/nginx.conf')));
     for (const name of ['gateway-1', 'gateway-2']) assert.equal(services[name]?.environment?.['TRUST_PROXY'], '1', `${name} takes the client IP from nginx's X-Forwarded-For`);
   });
@@ -58,7 +66,7 @@ describe('docker-compose.yml', () => {
     const services = resolved();
     const own = { identity: 'IDENTITY_DATABASE_URL', recruiting: 'RECRUITING_DATABASE_URL', integrations: 'INTEGRATIONS_DATABASE_URL', 'gateway-1': 'GATEWAY_DATABASE_URL', 'gateway-2': 'GATEWAY_DATABASE_URL',
       // The workers purge the gateway's idempotency records, as the gateway's role.
-      'worker-1': 'GATEWAY_DATABASE_URL', 'worker-2': 'GATEWAY_DATABASE_URL' } as Record<string, string>;
+      ...Object.fromEntries(['worker-deliveries', 'worker-ai-1', 'worker-ai-2', 'worker-erasure', 'worker-ats'].map((w) => [w, 'GATEWAY_DATABASE_URL'])) } as Record<string, string>;
     for (const [name, s] of Object.entries(services).filter(([, s]) => s.image === 'hireloop:latest')) {
       const urls = Object.keys(s.environment ?? {}).filter((k) => k.endsWith('DATABASE_URL'));
       assert.deepEqual(urls, own[name] ? [own[name]] : [], `${name} gets only its own database URL`);

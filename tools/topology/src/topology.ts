@@ -65,6 +65,8 @@ export interface TopologyOptions {
   env?: Record<string, string>;
   /** Settings for the processes of one role only. */
   roleEnv?: Partial<Record<Role, Record<string, string>>>;
+  /** Settings for one process only, by name (`worker-1`: `WORKER_LANES=deliveries` makes it the delivery worker). */
+  processEnv?: Record<string, Record<string, string>>;
   /** Every output line of every process. */
   log?: (processName: string, line: string) => void;
 }
@@ -156,6 +158,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           [spec.portEnv]: String(port),
           [databaseUrlEnv(DATABASE_ROLE[spec.name])]: roleUrls[DATABASE_ROLE[spec.name]],
           ...options.roleEnv?.[spec.name],
+          ...options.processEnv?.[name],
         };
         const entry: TopologyProcess = {
           name,

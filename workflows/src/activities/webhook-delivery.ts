@@ -1,4 +1,5 @@
 import { activityInfo, CompleteAsyncError } from '@temporalio/activity';
+import type { EndpointRound } from '@hireloop/contracts/workflows';
 import type { createIntegrationsClient } from '@hireloop/integrations/client';
 
 export interface DeliveryDeps {
@@ -14,9 +15,9 @@ export interface DeliveryArgs {
 }
 
 /**
- * How a retry attempt ended, or none was made: `busy`, the endpoint had its cap of attempts in
- * flight (the retry is queued for it and will be signalled); `full`, integrations had its cap of
- * retries in flight (ask again shortly).
+ * How a per-delivery workflow's retry attempt ended (before the endpoints' loops), or none was
+ * made: `busy`, the endpoint had its cap of attempts in flight; `full`, integrations had its cap of
+ * retries in flight. Integrations now answers `stopped` (the delivery went to its endpoint's loop).
  */
 export type AttemptOutcome =
   | { outcome: 'delivered' | 'gone' | 'stopped' | 'busy' | 'full' }
@@ -29,10 +30,19 @@ export type AttemptOutcome =
 export function createDeliveryActivities({ integrations }: DeliveryDeps) {
   return {
     /**
-     * Hands one attempt to integrations with this activity's task token. An accepted attempt
-     * completes the activity from integrations once it is recorded, so this worker's slot is free
-     * while the receiver takes its time (up to 15 s): hanging endpoints cannot use up the slots.
+     * A round of an endpoint's retry loop: integrations makes the endpoint's due attempts with
+     * this activity's task token, and completes the activity with what the loop does next once
+     * they are recorded, so this worker's slot is free while receivers take their time (up to
+     * 15 s each): hanging endpoints cannot use up the slots. Answered at once when there is
+     * nothing to attempt now.
      */
+    async retryDueDeliveries(args: { organizationId: string; webhookId: string }): Promise<EndpointRound> {
+      const taskToken = Buffer.from(activityInfo().taskToken).toString('base64');
+      const answer = await integrations.forOrganization(args.organizationId).deliveries.retryDue.mutate({ webhookId: args.webhookId, taskToken });
+      if (answer.outcome === 'accepted') throw new CompleteAsyncError();
+      return answer;
+    },
+    /** A per-delivery workflow's attempt (before the endpoints' loops): integrations hands the delivery to its endpoint's loop. */
     async attemptDelivery(args: DeliveryArgs): Promise<AttemptOutcome> {
       const { organizationId, ...input } = args;
       const taskToken = Buffer.from(activityInfo().taskToken).toString('base64');

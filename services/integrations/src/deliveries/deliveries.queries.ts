@@ -1,15 +1,16 @@
-import { AppError, newId, olderThan, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, recordAudit, runOnce, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
-import { ID_PREFIXES, type Delivery, type DeliveryAttempt, type EventEnvelope, type ListDeliveriesQuery, type ListEventsQuery, type ReplayBody } from '@hireloop/contracts';
+import { AppError, olderThan, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, recordAudit, runOnce, sql, toPage, type CursorCodec, type EventInviteUrls, type Kysely, type OutboxPurgeResult } from '@hireloop/platform';
+import type { Delivery, DeliveryAttempt, EventEnvelope, ListDeliveriesQuery, ListEventsQuery } from '@hireloop/contracts';
 import type { Selectable, Transaction } from 'kysely';
 import { SCHEMA, type DeliveriesTable, type DeliveryAttemptsTable, type IntegrationsDB } from '../db.js';
 import { enabledWebhookForShare, getWebhookRow } from '../webhooks/webhooks.queries.js';
 import { notifyDispatchers } from './fan-out.js';
-import { retryWorkflowId, type DeliverySettings } from './delivery-start.js';
+import type { DeliverySettings } from './delivery-settings.js';
+import { retriesQueued } from './retry-queue.js';
 
 /** Events (and with them their deliveries) are kept this long (PRODUCT.md §7). */
 export const EVENT_RETENTION = '30 days';
 /** The oldest instant a retained event may have: older ones are gone from the API and replays before the hourly purge deletes them. */
-const retainedSince = sql<Date>`now() - ${EVENT_RETENTION}::interval`;
+export const retainedSince = sql<Date>`now() - ${EVENT_RETENTION}::interval`;
 /**
  * How long an erased person's tombstones (integrations.erased_ids) are kept. They are needed only
  * while an event of the person that a relay read before the erasure's scrub can still be handed
@@ -85,85 +86,38 @@ export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCode
 
 /**
  * POST …/deliveries/{id}/retry: one attempt now, outside the schedule. The delivery takes a new
- * generation (a retry workflow of the old one stops at its next attempt; a failure of this one
- * starts `deliver:<delivery>:<generation>`) and goes back to the dispatchers.
+ * generation (an attempt of the old one in flight records nothing on it) and its schedule starts
+ * again: it goes back to the dispatchers, or, while the endpoint is failing, to the head of its
+ * retry queue (the next probe), which its answer shows as `retrying`.
  */
 export async function retryDelivery(
   db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, idempotencyScope: string | null,
-): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
+): Promise<Delivery> {
   return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, async () => {
-    await enabledWebhookForShare(trx, organizationId, webhookId);
-    return retryNow(trx, settings, organizationId, webhookId, deliveryId);
+    const webhook = await enabledWebhookForShare(trx, organizationId, webhookId);
+    return retryNow(trx, settings, organizationId, webhookId, deliveryId, webhook.consecutive_failures >= settings.breakerFailures);
   }, {
-    recordOf: ({ delivery }) => delivery.id,
-    replay: async (id) => ({ delivery: toDelivery(await getDeliveryRow(trx, organizationId, webhookId, id)), stopWorkflows: [] }),
+    recordOf: (delivery) => delivery.id,
+    replay: async (id) => toDelivery(await getDeliveryRow(trx, organizationId, webhookId, id)),
   }));
 }
 
-async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string): Promise<{ delivery: Delivery; stopWorkflows: string[] }> {
-  const before = await trx.selectFrom('integrations.deliveries').select(['status', 'generation']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
+async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, failing: boolean): Promise<Delivery> {
+  const before = await trx.selectFrom('integrations.deliveries').select(['id']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
   if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
   const row = await trx
     .updateTable('integrations.deliveries')
-    .set({ status: 'pending', generation: sql`generation + 1`, task_queue: settings.taskQueue, next_attempt_at: new Date(), lease_until: null, updated_at: new Date() })
+    .set({
+      status: failing ? 'retrying' : 'pending', queue_head: failing, retry_step: 0, generation: sql`generation + 1`, task_queue: settings.taskQueue,
+      next_attempt_at: new Date(), lease_until: null, updated_at: new Date(),
+    })
     .where('id', '=', deliveryId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await notifyDispatchers(trx);
+  if (failing) await retriesQueued(trx, settings, [webhookId]);
+  else await notifyDispatchers(trx);
   await recordAudit(trx, SCHEMA, organizationId, 'webhook.delivery_retried', { type: 'delivery', id: deliveryId });
-  return { delivery: toDelivery(row), stopWorkflows: before.status === 'retrying' ? [retryWorkflowId(deliveryId, before.generation)] : [] };
-}
-
-/**
- * POST /webhooks/{id}/replay: every retained event in [since, until) of the types this endpoint
- * subscribes to (narrowed by `types`) is delivered to it again, as a new generation of its
- * delivery (or a first delivery, for an event it never got). Pings are not replayed.
- */
-export async function replay(
-  db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, idempotencyScope: string | null,
-): Promise<{ count: number; stopWorkflows: string[] }> {
-  // A repeat of the Idempotency-Key scope queues nothing again and answers the first count.
-  return db.transaction().execute((trx) => runOnce(trx, SCHEMA, idempotencyScope, async () => {
-    const webhook = await enabledWebhookForShare(trx, organizationId, webhookId);
-    const subscribed = webhook.events.includes('*') ? null : webhook.events;
-    const types = input.types ? input.types.filter((t) => subscribed === null || subscribed.includes(t)) : subscribed;
-    return replayWindow(trx, settings, organizationId, webhookId, input, types);
-  }, {
-    recordOf: ({ count }) => String(count),
-    replay: async (count) => ({ count: Number(count), stopWorkflows: [] }),
-  }));
-}
-
-async function replayWindow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, input: ReplayBody, types: string[] | null): Promise<{ count: number; stopWorkflows: string[] }> {
-  let q = trx.selectFrom('integrations.events').select(['id', 'type']).where('organization_id', '=', organizationId).where('type', '<>', 'webhook.ping')
-    .where('created_at', '>=', new Date(input.since)).where('created_at', '>', retainedSince);
-  if (input.until) q = q.where('created_at', '<', new Date(input.until));
-  if (types !== null) q = q.where('type', 'in', types.length ? types : ['']);
-  const events = await q.execute();
-  let count = 0;
-  const stopWorkflows: string[] = [];
-  for (let i = 0; i < events.length; i += 500) {
-    const batch = events.slice(i, i + 500);
-    const prior = await trx.selectFrom('integrations.deliveries').select(['id', 'status', 'generation'])
-      .where('webhook_id', '=', webhookId).where('event_id', 'in', batch.map((e) => e.id)).forUpdate().execute();
-    for (const p of prior) if (p.status === 'retrying') stopWorkflows.push(retryWorkflowId(p.id, p.generation));
-    const now = new Date();
-    const rows = await trx
-      .insertInto('integrations.deliveries')
-      .values(batch.map((e) => ({
-        id: newId(ID_PREFIXES.delivery, now.getTime()), organization_id: organizationId, webhook_id: webhookId, event_id: e.id, event_type: e.type, task_queue: settings.taskQueue,
-        status: 'pending' as const, next_attempt_at: now, created_at: now,
-      })))
-      .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doUpdateSet({
-        status: 'pending', generation: sql`integrations.deliveries.generation + 1`, task_queue: settings.taskQueue, next_attempt_at: now, lease_until: null, updated_at: now,
-      }))
-      .returning('id')
-      .execute();
-    count += rows.length;
-  }
-  if (count) await notifyDispatchers(trx);
-  await recordAudit(trx, SCHEMA, organizationId, 'webhook.replayed', { type: 'webhook', id: webhookId });
-  return { count, stopWorkflows };
+  return toDelivery(row);
 }
 
 function toEvent(r: { payload: { id: string; type: string; createdAt: string; data: unknown } }, inviteUrls: EventInviteUrls): EventEnvelope {
@@ -203,10 +157,12 @@ export interface RetentionSettings {
 
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
- * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows, recorded Idempotency-Keys,
+ * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows and finished replays, recorded Idempotency-Keys,
  * old audit rows, and erased people's tombstones past 30 days (ERASED_IDS_RETENTION: docs/operations.md).
  */
 export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; atsEvents: number; idempotency: number; auditEvents: number; erasedIds: number } & OutboxPurgeResult> {
+  // Replays queued to their end, as long as relayed outbox rows.
+  await sql`delete from integrations.replays where finished_at < now() - make_interval(hours => ${retention.outboxHours})`.execute(db);
   const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
   const atsEvents = await sql`delete from integrations.ats_events where created_at < now() - make_interval(days => ${retention.atsEventDays})`.execute(db);

@@ -1,9 +1,10 @@
 import { Webhook as Signer } from 'standardwebhooks';
-import { enqueueWorkflowStart, newId, sql, type EventInviteUrls, type Kysely, type SecretBox, type Transaction } from '@hireloop/platform';
-import { SCHEMA, type IntegrationsDB } from '../db.js';
+import { newId, sql, type EventInviteUrls, type Kysely, type SecretBox, type Transaction } from '@hireloop/platform';
+import type { IntegrationsDB } from '../db.js';
 import { retryAfterSeconds, type HttpResult, type WebhookHttp } from './webhook-http.js';
-import { retryStart, type DeliverySettings } from './delivery-start.js';
+import type { DeliverySettings } from './delivery-settings.js';
 import { cancelEndpointDeliveries } from './cancel.js';
+import { retriesQueued } from './retry-queue.js';
 
 /** An endpoint failing every delivery for this long is disabled (PRODUCT.md §8). */
 const DISABLE_AFTER_FAILING = '5 days';
@@ -19,6 +20,8 @@ export interface DeliveryWork {
   event_type: string;
   generation: number;
   attempts: number;
+  /** Failed attempts of this generation (its place in the retry schedule). */
+  retry_step: number;
   payload: { id: string; type: string; createdAt: string; data: unknown };
   url: string;
   secret_sealed: string;
@@ -27,7 +30,7 @@ export interface DeliveryWork {
 }
 
 /** The columns of DeliveryWork, for a query over deliveries `d`, events `e` and webhooks `w`. */
-export const WORK_COLUMNS = sql`d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.generation, d.attempts, e.payload,
+export const WORK_COLUMNS = sql`d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.generation, d.attempts, d.retry_step, e.payload,
   w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until`;
 
 export type Outcome =
@@ -72,21 +75,24 @@ export class DeliverySender {
 
 /**
  * Records one attempt and what follows from it, in one transaction: the attempt log row; the
- * delivery's state; the endpoint's health (a 2xx clears its failure run; 410 disables it; so
- * does a failure run of 5 days, which also cancels its other deliveries).
+ * delivery's state; the endpoint's health: a 2xx ends its run of failures (and closes its circuit
+ * breaker); a failure lengthens it: at WEBHOOK_BREAKER_FAILURES the endpoint is `failing` and its
+ * first probe is due after the schedule's first wait, each failed probe waiting the next one; 410
+ * disables it, and so does a run of 5 days, which also cancels its other deliveries.
  *
- * `then` says what a failure leads to: `handover` (the dispatcher's first attempt: the delivery
- * becomes a Temporal retry workflow) or a wait in seconds before the workflow's next attempt
- * (null: the schedule is exhausted, the delivery has failed).
- * Returns the outcome and the retry workflows to stop (those of a just-disabled endpoint).
+ * `then` says what made the attempt: `dispatcher` (a first attempt: a failed one joins the
+ * endpoint's retry queue), or `loop` (the endpoint's retry loop; `probe` when the endpoint was
+ * failing): a failure waits the schedule's next wait (or the receiver's Retry-After, up to 24 h),
+ * or fails the delivery when its schedule is exhausted.
+ * Returns the outcome and the endpoints whose retry loops to stop (one just disabled).
  */
 export async function recordAttempt(
   db: Kysely<IntegrationsDB>,
   settings: DeliverySettings,
   work: DeliveryWork,
   result: HttpResult,
-  then: { handover: true } | { handover: false; waitSeconds: number | null },
-): Promise<{ outcome: Outcome; stopWorkflows: string[] }> {
+  then: { by: 'dispatcher' } | { by: 'loop'; probe: boolean },
+): Promise<{ outcome: Outcome; stopLoops: string[] }> {
   return db.transaction().execute(async (trx) => {
     await trx.insertInto('integrations.delivery_attempts').values(attemptRow(work, result)).execute();
     const last = { last_status_code: result.status, last_error: result.error?.slice(0, 1024) ?? null, last_latency_ms: result.latencyMs, last_attempt_at: new Date(), updated_at: new Date() };
@@ -95,54 +101,96 @@ export async function recordAttempt(
       .where('id', '=', work.id)
       .where('generation', '=', work.generation)
       .where('status', 'in', ['pending', 'retrying']);
-    const webhook = trx.updateTable('integrations.webhooks').where('id', '=', work.webhook_id);
 
     if (ok(result.status)) {
-      await delivery.set({ ...last, status: 'delivered', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null }).execute();
-      await webhook.where('failing_since', 'is not', null).set({ failing_since: null }).execute();
-      return { outcome: { outcome: 'delivered' }, stopWorkflows: [] };
+      await delivery.set({ ...last, status: 'delivered', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null, queue_head: false }).execute();
+      await endpointAnswered(trx, settings, [work.webhook_id]);
+      return { outcome: { outcome: 'delivered' }, stopLoops: [] };
     }
 
+    const asked = result.status === 429 || result.status === 503 ? retryAfterSeconds(result.retryAfter) : null;
+    const askedWait = Math.min(asked ?? 0, MAX_RETRY_AFTER_SECONDS);
     let disabledReason: string | null = null;
     if (result.status === 410) {
       disabledReason = 'The endpoint answered 410 Gone.';
     } else {
-      const row = await webhook
-        .set({ failing_since: sql<Date>`coalesce(failing_since, now())` })
+      const probe = then.by === 'loop' && then.probe;
+      const waits = settings.retrySchedule;
+      // The wait before the next probe: the schedule's first at the opening, then one further per
+      // failed probe (a receiver's Retry-After, if longer).
+      const nextProbe = sql<number>`greatest(${askedWait}::float8, (${waits}::float8[])[least(probes_failed + 1, ${waits.length - 1}) + 1])`;
+      const { expired } = await trx
+        .updateTable('integrations.webhooks')
+        .where('id', '=', work.webhook_id)
+        .set({
+          failing_since: sql<Date>`coalesce(failing_since, now())`,
+          consecutive_failures: sql`consecutive_failures + 1`,
+          probes_failed: probe ? sql`probes_failed + 1` : sql`probes_failed`,
+          probe_at: probe
+            ? sql<Date>`now() + make_interval(secs => ${nextProbe})`
+            : sql<Date>`case when probe_at is null and consecutive_failures + 1 >= ${settings.breakerFailures} then now() + make_interval(secs => ${Math.max(waits[0] ?? 0, askedWait)}) else probe_at end`,
+        })
         .returning(sql<boolean>`failing_since < now() - ${DISABLE_AFTER_FAILING}::interval`.as('expired'))
-        .executeTakeFirst();
-      if (row?.expired) disabledReason = 'Every delivery failed for 5 days.';
+        .executeTakeFirstOrThrow();
+      if (expired) disabledReason = 'Every delivery failed for 5 days.';
     }
     if (disabledReason) {
-      await delivery.set({ ...last, status: 'failed', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null }).execute();
-      await webhook.set({ status: 'disabled', disabled_reason: disabledReason, updated_at: new Date() }).execute();
-      const stopWorkflows = await cancelEndpointDeliveries(trx, work.webhook_id);
-      return { outcome: { outcome: 'gone' }, stopWorkflows };
+      await delivery.set({ ...last, status: 'failed', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null, queue_head: false }).execute();
+      await trx.updateTable('integrations.webhooks').where('id', '=', work.webhook_id).set({ status: 'disabled', disabled_reason: disabledReason, updated_at: new Date() }).execute();
+      return { outcome: { outcome: 'gone' }, stopLoops: await cancelEndpointDeliveries(trx, work.webhook_id) };
     }
 
-    const asked = result.status === 429 || result.status === 503 ? retryAfterSeconds(result.retryAfter) : null;
-    if (then.handover) {
-      const firstWait = Math.max(settings.retrySchedule[0] ?? 0, Math.min(asked ?? 0, MAX_RETRY_AFTER_SECONDS));
-      const moved = await delivery
-        .where('status', '=', 'pending')
-        .set({ ...last, status: 'retrying', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: sql<Date>`now() + make_interval(secs => ${firstWait})` })
-        .returning('id')
-        .executeTakeFirst();
-      if (moved) await handOver(trx, settings, work, 1, asked);
-    } else {
-      const wait = then.waitSeconds === null ? null : Math.max(then.waitSeconds, Math.min(asked ?? 0, MAX_RETRY_AFTER_SECONDS));
-      await delivery
-        .set({
-          ...last,
-          status: wait === null ? 'failed' : 'retrying',
-          attempts: sql`attempts + 1`,
-          lease_until: null,
-          next_attempt_at: wait === null ? null : sql<Date>`now() + make_interval(secs => ${wait})`,
-        })
-        .execute();
-    }
-    return { outcome: { outcome: 'failed', retryAfterSeconds: asked }, stopWorkflows: [] };
+    const scheduled = settings.retrySchedule[work.retry_step];
+    const wait = scheduled === undefined ? null : Math.max(scheduled, askedWait);
+    const moved = await delivery
+      .set({
+        ...last,
+        status: wait === null ? 'failed' : 'retrying',
+        attempts: sql`attempts + 1`,
+        retry_step: sql`retry_step + 1`,
+        lease_until: null,
+        queue_head: false,
+        next_attempt_at: wait === null ? null : sql<Date>`now() + make_interval(secs => ${wait})`,
+      })
+      .returning('id')
+      .executeTakeFirst();
+    // A first attempt's failure joins the retry queue: its loop must know (a loop's own need not).
+    if (moved && wait !== null && then.by === 'dispatcher') await retriesQueued(trx, settings, [work.webhook_id]);
+    return { outcome: { outcome: 'failed', retryAfterSeconds: asked }, stopLoops: [] };
   });
+}
+
+/**
+ * A 2xx from these endpoints: each one's run of failures ends and its circuit breaker closes. A
+ * failing one's loop, sleeping until its next probe, must look now: its queue drains.
+ */
+async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, webhookIds: string[]): Promise<void> {
+  const ids = [...new Set(webhookIds)];
+  const { rows } = await sql<{ id: string }>`
+    update integrations.webhooks w set failing_since = null, consecutive_failures = 0, probes_failed = 0, probe_at = null
+    where w.id = any(${ids}) and (w.failing_since is not null or w.consecutive_failures > 0 or w.probe_at is not null)
+    returning w.id`.execute(trx);
+  if (rows.length) await retriesQueued(trx, settings, rows.map((r) => r.id));
+}
+
+/**
+ * Deliveries that leave their retry queue without an attempt (the backlog limit; a failing
+ * endpoint that held them past their schedule): each gets an attempt-log entry with the reason,
+ * numbered as the attempt that was not made, so the delivery log says what became of it.
+ */
+export async function recordNotAttempted(
+  trx: Transaction<IntegrationsDB>,
+  deliveries: { id: string; organization_id: string; webhook_id: string; event_id: string; event_type: string; attempts: number }[],
+  reason: string,
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await trx
+    .insertInto('integrations.delivery_attempts')
+    .values(deliveries.map((d) => ({
+      id: newId('dla'), delivery_id: d.id, organization_id: d.organization_id, webhook_id: d.webhook_id, event_id: d.event_id, event_type: d.event_type,
+      attempt: d.attempts + 1, status_code: null, latency_ms: 0, response_excerpt: null, error: reason.slice(0, 1024),
+    })))
+    .execute();
 }
 
 /** The attempt log row of one attempt. */
@@ -168,10 +216,10 @@ export const delivered = (result: HttpResult) => ok(result.status);
 /**
  * Records many successful (2xx) attempts in one transaction, with what `recordAttempt` writes for
  * each: the attempt log rows, each delivery marked delivered (if it is still this generation's
- * and not cancelled meanwhile), and the failure run of their endpoints cleared. Three statements
+ * and not cancelled meanwhile), and the failure run of their endpoints cleared. A few statements
  * whatever the count: the dispatcher's group commit (dispatcher.ts).
  */
-export async function recordDelivered(db: Kysely<IntegrationsDB>, attempts: { work: DeliveryWork; result: HttpResult }[]): Promise<void> {
+export async function recordDelivered(db: Kysely<IntegrationsDB>, settings: DeliverySettings, attempts: { work: DeliveryWork; result: HttpResult }[]): Promise<void> {
   if (attempts.length === 0) return;
   const ids = attempts.map((a) => a.work.id);
   const generations = attempts.map((a) => a.work.generation);
@@ -181,20 +229,10 @@ export async function recordDelivered(db: Kysely<IntegrationsDB>, attempts: { wo
     await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a) => attemptRow(a.work, a.result))).execute();
     await sql`
       update integrations.deliveries d
-      set status = 'delivered', attempts = d.attempts + 1, lease_until = null, next_attempt_at = null,
+      set status = 'delivered', attempts = d.attempts + 1, lease_until = null, next_attempt_at = null, queue_head = false,
         last_status_code = v.status_code, last_error = null, last_latency_ms = v.latency_ms, last_attempt_at = now(), updated_at = now()
       from unnest(${ids}::text[], ${generations}::int[], ${codes}::int[], ${latencies}::int[]) as v(id, generation, status_code, latency_ms)
       where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')`.execute(trx);
-    await trx
-      .updateTable('integrations.webhooks')
-      .where('id', 'in', [...new Set(attempts.map((a) => a.work.webhook_id))])
-      .where('failing_since', 'is not', null)
-      .set({ failing_since: null })
-      .execute();
+    await endpointAnswered(trx, settings, attempts.map((a) => a.work.webhook_id));
   });
-}
-
-/** Queues the retry workflow of a delivery (started by the workflow-start relay after the commit). */
-export function handOver(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, work: Pick<DeliveryWork, 'id' | 'organization_id' | 'generation'>, attempted: number, asked: number | null) {
-  return enqueueWorkflowStart(trx, SCHEMA, retryStart(settings, { organizationId: work.organization_id, deliveryId: work.id, generation: work.generation, attempted, retryAfterSeconds: asked }));
 }

@@ -1,12 +1,11 @@
-import type { Client } from '@temporalio/client';
 import { RelayLoop, sql, type Kysely, type Logger } from '@hireloop/platform';
 import type { IntegrationsDB } from '../db.js';
-import { delivered, handOver, recordAttempt, recordDelivered, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
+import { delivered, recordAttempt, recordDelivered, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
 import type { HttpResult } from './webhook-http.js';
-import { stopRetryWorkflows } from './cancel.js';
-import type { DeliverySettings } from './delivery-start.js';
+import { breakerOpen, type DeliverySettings } from './delivery-settings.js';
 import { DELIVERIES_CHANNEL } from './fan-out.js';
-import type { EndpointWaiters } from './endpoint-waiters.js';
+import type { EndpointLoops } from './endpoint-loops.js';
+import { retriesQueued } from './retry-queue.js';
 
 /** Most deliveries claimed by one query. */
 const CLAIM_BATCH = 200;
@@ -26,22 +25,20 @@ interface Finished {
  * claim, then sends: no lock is held across the HTTP call.
  *
  * Isolation: the claim takes at most `endpointConcurrency` deliveries in flight per endpoint,
- * counted across every instance (leased rows, retry workflows' attempts included), and
- * interleaves endpoints and organizations (round-robin by organization, random within one), so a
- * slow or failing endpoint only delays itself. A failed first attempt hands the delivery to its
- * Temporal retry workflow; a lease that expired (its dispatcher died mid-attempt) does too, and
- * that workflow attempts at once.
+ * counted across every instance (leased rows, retry loops' attempts included), and interleaves
+ * endpoints and organizations (round-robin by organization, random within one), so a slow or
+ * failing endpoint only delays itself. A failed first attempt puts the delivery in its
+ * endpoint's retry queue (retry-queue.ts); so does a lease that expired (its dispatcher died
+ * mid-attempt: due at once). A `failing` endpoint (its circuit breaker open) gets no first
+ * attempts: its deliveries join its retry queue, where its loop probes it (a `webhook.ping`, the
+ * registration's or a test's, is still attempted at once: it is how a user checks an endpoint).
  *
  * Successful attempts are recorded by group commit: the first one is written at once, and those
  * that finish while that transaction runs are written together by the next (`recordDelivered`),
  * so a burst costs a few transactions, not one per delivery, and an idle delivery waits for no
  * timer. A delivery keeps its lease until its record commits, so the per-endpoint cap and
  * at-least-once hold as before; a batch that fails is retried row by row. Failed attempts are
- * recorded one at a time, as they hand the delivery over to Temporal.
- *
- * Each record (and each expired lease handed over) frees a place under its endpoint's cap: the
- * retries queued for that endpoint are told (`EndpointWaiters.released`, after the commit, not
- * awaited), so a retry waiting behind first attempts is woken, not left to a timer.
+ * recorded one at a time, as they queue the delivery for a retry.
  */
 export class Dispatcher {
   private readonly loop: RelayLoop;
@@ -55,9 +52,8 @@ export class Dispatcher {
     private readonly db: Kysely<IntegrationsDB>,
     private readonly settings: DeliverySettings,
     private readonly sender: DeliverySender,
-    private readonly temporal: Client,
+    private readonly loops: EndpointLoops,
     private readonly logger: Logger,
-    private readonly waiters: EndpointWaiters,
     private readonly pollMs = 1000,
   ) {
     this.loop = new RelayLoop({ name: 'dispatcher', schema: 'integrations', channel: DELIVERIES_CHANNEL, timing: { pollMs }, logger, pass: () => this.pass() });
@@ -77,6 +73,7 @@ export class Dispatcher {
     if (Date.now() - this.lastSweep >= Math.min(this.pollMs, this.settings.leaseMs / 2)) {
       this.lastSweep = Date.now();
       await this.handOverExpiredLeases();
+      await this.holdForFailingEndpoints();
     }
     const free = Math.min(CLAIM_BATCH, this.settings.totalConcurrency - this.inFlight);
     if (free <= 0) return false;
@@ -87,19 +84,23 @@ export class Dispatcher {
 
   private claim(limit: number): Promise<DeliveryWork[]> {
     const cap = this.settings.endpointConcurrency;
+    // A failing endpoint's deliveries are not first-attempted (holdForFailingEndpoints queues them), its pings are.
     return sql<DeliveryWork>`
       with due as (
-        select webhook_id, organization_id from integrations.deliveries
-        where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until is null and next_attempt_at <= now()
-        group by webhook_id, organization_id
+        select d.webhook_id, d.organization_id, bool_or(${breakerOpen(this.settings)}) as failing from integrations.deliveries d
+        join integrations.webhooks w on w.id = d.webhook_id
+        where d.task_queue = ${this.settings.taskQueue} and d.status = 'pending' and d.lease_until is null and d.next_attempt_at <= now()
+          and (not ${breakerOpen(this.settings)} or d.event_type = 'webhook.ping')
+        group by d.webhook_id, d.organization_id
       ), turns as (
-        select webhook_id, row_number() over (partition by organization_id order by random()) as turn from due
+        select webhook_id, failing, row_number() over (partition by organization_id order by random()) as turn from due
       ), picked as (
         select c.id from turns t
         cross join lateral (
           select x.id, row_number() over (order by x.next_attempt_at, x.id) as k from (
             select id, next_attempt_at from integrations.deliveries x
             where x.webhook_id = t.webhook_id and x.task_queue = ${this.settings.taskQueue} and x.status = 'pending' and x.lease_until is null and x.next_attempt_at <= now()
+              and (not t.failing or x.event_type = 'webhook.ping')
             order by x.next_attempt_at, x.id
             limit greatest(0, ${cap} - (select count(*) from integrations.deliveries y where y.webhook_id = t.webhook_id and y.status in ('pending', 'retrying') and y.lease_until > now()))
             for update skip locked
@@ -130,17 +131,16 @@ export class Dispatcher {
     try {
       const result = await this.sender.send(work);
       if (delivered(result)) return await new Promise<void>((recorded) => this.recordLater({ work, result, recorded }));
-      const { stopWorkflows } = await recordAttempt(this.db, this.settings, work, result, { handover: true });
-      this.waiters.released([work.webhook_id]);
-      if (stopWorkflows.length) await stopRetryWorkflows(this.temporal, stopWorkflows, this.logger);
+      const { stopLoops } = await recordAttempt(this.db, this.settings, work, result, { by: 'dispatcher' });
+      if (stopLoops.length) await this.loops.terminate(stopLoops);
     } catch (err) {
       this.couldNotRecord(err, work);
     }
   }
 
   private couldNotRecord(err: unknown, work: DeliveryWork): void {
-    // The lease runs out and the delivery goes to Temporal, which attempts it again.
-    this.logger.warn({ err, deliveryId: work.id }, 'could not record a delivery attempt; Temporal takes it over when its lease expires');
+    // The lease runs out and the delivery joins its endpoint's retry queue, due at once.
+    this.logger.warn({ err, deliveryId: work.id }, 'could not record a delivery attempt; its endpoint\'s retry loop makes it when its lease expires');
   }
 
   /** Group commit of successful attempts: one transaction at a time, each taking all that waits. */
@@ -152,32 +152,48 @@ export class Dispatcher {
       while (this.finished.length) {
         const batch = this.finished.splice(0, RECORD_BATCH);
         try {
-          await recordDelivered(this.db, batch);
+          await recordDelivered(this.db, this.settings, batch);
         } catch {
           // One by one, so one row the batch could not take (a deadlock, a constraint) does not lose the others.
-          for (const { work, result } of batch) await recordDelivered(this.db, [{ work, result }]).catch((err: unknown) => this.couldNotRecord(err, work));
+          for (const { work, result } of batch) await recordDelivered(this.db, this.settings, [{ work, result }]).catch((err: unknown) => this.couldNotRecord(err, work));
         }
-        this.waiters.released(batch.map((a) => a.work.webhook_id));
         for (const { recorded } of batch) recorded();
       }
       this.recording = false;
     })();
   }
 
-  /** Deliveries whose dispatcher died holding them become retry workflows that attempt at once. */
+  /** Deliveries whose dispatcher died holding them join their endpoint's retry queue, due at once. */
   private async handOverExpiredLeases(): Promise<void> {
-    const expired = await this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: string; organization_id: string; generation: number; webhook_id: string }>`
+    await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ webhook_id: string }>`
         with x as (
           select id from integrations.deliveries where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until < now() limit 100 for update skip locked
         )
         update integrations.deliveries d set status = 'retrying', lease_until = null, next_attempt_at = now(), updated_at = now()
         from x where d.id = x.id
-        returning d.id, d.organization_id, d.generation, d.webhook_id`.execute(trx);
-      for (const row of rows) await handOver(trx, this.settings, row, 0, null);
-      if (rows.length) this.logger.warn({ count: rows.length }, 'deliveries with an expired lease handed to Temporal');
-      return rows;
+        returning d.webhook_id`.execute(trx);
+      if (rows.length) this.logger.warn({ count: rows.length }, 'deliveries with an expired lease joined their endpoints\' retry queues');
+      await retriesQueued(trx, this.settings, rows.map((r) => r.webhook_id));
     });
-    this.waiters.released(expired.map((r) => r.webhook_id));
+  }
+
+  /**
+   * Deliveries queued for a first attempt before their endpoint became `failing` join its retry
+   * queue instead (due when they were: the loop's probe decides when they go).
+   */
+  private async holdForFailingEndpoints(): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ webhook_id: string }>`
+        with held as (
+          update integrations.deliveries d set status = 'retrying', updated_at = now()
+          from integrations.webhooks w
+          where w.id = d.webhook_id and ${breakerOpen(this.settings)} and d.task_queue = ${this.settings.taskQueue}
+            and d.status = 'pending' and d.lease_until is null and d.event_type <> 'webhook.ping'
+          returning d.webhook_id
+        )
+        select distinct webhook_id from held`.execute(trx);
+      await retriesQueued(trx, this.settings, rows.map((r) => r.webhook_id));
+    });
   }
 }

@@ -3,9 +3,11 @@ import { AppError, createOnce, inTransaction, newId, olderThan, recordAudit, rep
 import { ID_PREFIXES, type CreatedWebhook, type CreateWebhookBody, type UpdateWebhookBody, type Webhook, type WebhookStats } from '@hireloop/contracts';
 import type { Selectable, Transaction, UpdateObject } from 'kysely';
 import { SCHEMA, type Db, type IntegrationsDB, type WebhooksTable } from '../db.js';
-import type { DeliverySettings } from '../deliveries/delivery-start.js';
+import type { DeliverySettings } from '../deliveries/delivery-settings.js';
 import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
 import { cancelEndpointDeliveries } from '../deliveries/cancel.js';
+
+type Breaker = Pick<DeliverySettings, 'breakerFailures'>;
 
 /** How long the secret before a rotation keeps signing beside the new one (PRODUCT.md §7). */
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -26,9 +28,14 @@ export function toWebhook(row: Selectable<WebhooksTable>, stats: WebhookStats = 
   };
 }
 
-/** The backlog and health of endpoints: deliveries pending and retrying, the oldest due, 24 h success rate. */
-export async function webhookStats(db: Db, ids: string[]): Promise<Map<string, WebhookStats>> {
-  const stats = new Map<string, WebhookStats>(ids.map((id) => [id, { ...NO_STATS }]));
+/**
+ * The backlog and health of endpoints: deliveries pending and retrying, the oldest due, 24 h
+ * success rate, and since when it is `failing` (its circuit breaker open), if it is.
+ */
+export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<WebhooksTable>[]): Promise<Map<string, WebhookStats>> {
+  const failing = (r: Selectable<WebhooksTable>) => (r.consecutive_failures >= breaker.breakerFailures && r.failing_since ? { failingSince: r.failing_since.toISOString() } : {});
+  const stats = new Map<string, WebhookStats>(rows.map((r) => [r.id, { ...NO_STATS, ...failing(r) }]));
+  const ids = rows.map((r) => r.id);
   if (ids.length === 0) return stats;
   const [backlog, rates] = await Promise.all([
     sql<{ webhook_id: string; pending: number; retrying: number; oldest: Date | null }>`
@@ -44,8 +51,21 @@ export async function webhookStats(db: Db, ids: string[]): Promise<Map<string, W
   return stats;
 }
 
-export async function webhookWithStats(db: Db, row: Selectable<WebhooksTable>): Promise<Webhook> {
-  return toWebhook(row, (await webhookStats(db, [row.id])).get(row.id));
+export async function webhookWithStats(db: Db, breaker: Breaker, row: Selectable<WebhooksTable>): Promise<Webhook> {
+  return toWebhook(row, (await webhookStats(db, breaker, [row]).then((s) => s.get(row.id))));
+}
+
+/**
+ * At most WEBHOOK_ENDPOINTS_PER_ORG_MAX enabled endpoints per organization, counted when one is
+ * created or enabled again: one such transaction at a time per organization (an advisory lock),
+ * so two cannot both take the last place.
+ */
+async function assertRoomForEnabledEndpoint(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'endpointsPerOrg'>, organizationId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks-enabled:${organizationId}`}, 0))`.execute(trx);
+  const { n } = await trx.selectFrom('integrations.webhooks').select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', organizationId).where('status', '=', 'enabled').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const max = settings.endpointsPerOrg;
+  if (Number(n) >= max) throw new AppError('conflict', `The organization has ${max} enabled webhooks, the most allowed; disable or delete one first.`);
 }
 
 /** `whsec_` + base64 of 24 random bytes (PRODUCT.md §7), the form Standard Webhooks libraries take. */
@@ -54,10 +74,11 @@ function newSecret(): string {
 }
 
 /** Queues a `webhook.ping` to one endpoint, in the caller's transaction. */
-async function queuePing(trx: Parameters<typeof keepEvent>[0], taskQueue: string, organizationId: string, webhook: Webhook): Promise<string> {
+async function queuePing(trx: Parameters<typeof keepEvent>[0], settings: DeliverySettings, organizationId: string, webhook: Webhook): Promise<string> {
   const ping = { id: newId(ID_PREFIXES.event), type: 'webhook.ping', createdAt: new Date().toISOString(), data: { webhook } };
   await keepEvent(trx, organizationId, ping);
-  await queueDeliveries(trx, taskQueue, organizationId, ping, [webhook.id]);
+  // Attempted at once even while the endpoint is failing: a ping is how a user checks it.
+  await queueDeliveries(trx, settings, organizationId, ping, [{ id: webhook.id, failing: false }]);
   await notifyDispatchers(trx);
   return ping.id;
 }
@@ -73,11 +94,12 @@ export async function createWebhook(db: Kysely<IntegrationsDB>, box: SecretBox, 
   return db.transaction().execute((trx) =>
     createOnce(trx, SCHEMA, idempotencyScope, () => insertWebhook(trx, box, settings, organizationId, input), async (id) => {
       const row = await getWebhookRow(trx, organizationId, id);
-      return { ...(await webhookWithStats(trx, row)), secret: box.open(row.secret_sealed) };
+      return { ...(await webhookWithStats(trx, settings, row)), secret: box.open(row.secret_sealed) };
     }));
 }
 
 async function insertWebhook(trx: Transaction<IntegrationsDB>, box: SecretBox, settings: DeliverySettings, organizationId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
+  await assertRoomForEnabledEndpoint(trx, settings, organizationId);
   const secret = newSecret();
   const now = new Date();
   const row = await trx
@@ -96,7 +118,7 @@ async function insertWebhook(trx: Transaction<IntegrationsDB>, box: SecretBox, s
     .returningAll()
     .executeTakeFirstOrThrow();
   const webhook = toWebhook(row);
-  await queuePing(trx, settings.taskQueue, organizationId, webhook);
+  await queuePing(trx, settings, organizationId, webhook);
   await recordAudit(trx, SCHEMA, organizationId, 'webhook.created', { type: 'webhook', id: webhook.id });
   return { ...webhook, stats: { ...NO_STATS, pending: 1, oldestDueAt: now.toISOString() }, secret };
 }
@@ -121,28 +143,30 @@ export async function enabledWebhookForShare(trx: Transaction<IntegrationsDB>, o
   return row;
 }
 
-export async function listWebhooks(db: Db, codec: CursorCodec, organizationId: string, query: { limit: number; cursor?: string }) {
+export async function listWebhooks(db: Db, breaker: Breaker, codec: CursorCodec, organizationId: string, query: { limit: number; cursor?: string }) {
   const context = { list: 'webhooks', organizationId, filters: {} };
   let q = live(db).where('organization_id', '=', organizationId);
   if (query.cursor) q = q.where(olderThan(codec.decode(query.cursor, context)));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
   const page = toPage(rows, query.limit, codec, context);
-  const stats = await webhookStats(db, page.items.map((r) => r.id));
+  const stats = await webhookStats(db, breaker, page.items);
   return { items: page.items.map((r) => toWebhook(r, stats.get(r.id))), nextCursor: page.nextCursor };
 }
 
 /**
  * PATCH: url (checked by the SSRF guard), events, description, status. Disabling cancels the
- * endpoint's pending and retrying deliveries; re-enabling clears the failure run and the reason.
- * Returns the webhook and the retry workflows to stop after the commit.
+ * endpoint's pending and retrying deliveries; re-enabling (within the organization's limit of
+ * enabled endpoints) clears the failure run, its circuit breaker and the reason.
+ * Returns the webhook and the endpoints whose retry loops to stop after the commit.
  */
-export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string, input: UpdateWebhookBody): Promise<{ webhook: Webhook; stopWorkflows: string[] }> {
+export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: DeliverySettings, organizationId: string, id: string, input: UpdateWebhookBody): Promise<{ webhook: Webhook; stopLoops: string[] }> {
   if (input.url !== undefined) await resolveWebhookTarget(input.url, settings.allowLoopback);
   const result = await db.transaction().execute(async (trx) => {
     const before = await live(trx).where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!before) throw new AppError('not_found', `No webhook ${id}.`);
     const enabling = input.status === 'enabled' && before.status === 'disabled';
     const disabling = input.status === 'disabled' && before.status === 'enabled';
+    if (enabling) await assertRoomForEnabledEndpoint(trx, settings, organizationId);
     const row = await trx
       .updateTable('integrations.webhooks')
       .set({
@@ -150,18 +174,18 @@ export async function updateWebhook(db: Kysely<IntegrationsDB>, settings: Delive
         ...(input.events !== undefined && { events: input.events }),
         ...(input.description !== undefined && { description: input.description }),
         ...(input.status !== undefined && { status: input.status }),
-        ...(enabling && { failing_since: null, disabled_reason: null }),
+        ...(enabling && { failing_since: null, consecutive_failures: 0, probes_failed: 0, probe_at: null, disabled_reason: null }),
         ...(disabling && { disabled_reason: 'Disabled through the API.' }),
         updated_at: new Date(),
       })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const stopWorkflows = disabling ? await cancelEndpointDeliveries(trx, id) : [];
+    const stopLoops = disabling ? await cancelEndpointDeliveries(trx, id) : [];
     await recordAudit(trx, SCHEMA, organizationId, 'webhook.updated', { type: 'webhook', id });
-    return { row, stopWorkflows };
+    return { row, stopLoops };
   });
-  return { webhook: await webhookWithStats(db, result.row), stopWorkflows: result.stopWorkflows };
+  return { webhook: await webhookWithStats(db, settings, result.row), stopLoops: result.stopLoops };
 }
 
 /** Updates one of the organization's webhooks that is not deleted (bumping updated_at) and audits it as `action`, or 404. */
@@ -208,11 +232,11 @@ export async function sendTestPing(db: Kysely<IntegrationsDB>, settings: Deliver
     runOnce(trx, SCHEMA, idempotencyScope, async () => {
       const row = await enabledWebhookForShare(trx, organizationId, id);
       await recordAudit(trx, SCHEMA, organizationId, 'webhook.tested', { type: 'webhook', id });
-      return { eventId: await queuePing(trx, settings.taskQueue, organizationId, toWebhook(row)) };
+      return { eventId: await queuePing(trx, settings, organizationId, toWebhook(row)) };
     }, replayedAsJson()));
 }
 
-/** DELETE: gone from the API at once; its pending deliveries end `cancelled`, its retry workflows are stopped. */
+/** DELETE: gone from the API at once; its pending deliveries end `cancelled`; returns the retry loop to stop. */
 export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     await updateLiveWebhook(trx, organizationId, id, 'webhook.deleted', { deleted_at: new Date() });
@@ -230,7 +254,7 @@ export function subscribers(db: Db, organizationId: string, type: string) {
     .where('organization_id', '=', organizationId)
     .where('status', '=', 'enabled')
     .where((eb) => eb.or([eb(sql.lit(type), '=', eb.fn.any('events')), eb(sql.lit('*'), '=', eb.fn.any('events'))]))
-    .select(['id'])
+    .select(['id', 'consecutive_failures'])
     .forShare()
     .execute();
 }

@@ -1,0 +1,243 @@
+import { join } from 'node:path';
+import type pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { serviceFetch } from '@hireloop/platform/service-fetch';
+import { freePort } from '@hireloop/devstack/ports';
+import { step } from '@hireloop/devstack/log';
+import { createIntegrationsClient } from '@hireloop/integrations/client';
+import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
+import { cpuBetween, memoryOf, newOrganization, percentile, sleep, snapshotCpu, temporalPid, type Bench, type BenchOrganization, type CpuSource } from './bench-kit.js';
+import type { Receiver } from './webhook-receiver.js';
+
+/**
+ * Two rows of `npm run bench:webhooks` for issue 19, written so that they run unchanged against
+ * the code before it (a checkout of main with the bench files copied in), for a before row:
+ *
+ * - **Storm**: 100 dead endpoints on `*`, half refusing connections and half hanging, and 2,000
+ *   events; 10 interview evaluations and 10 erasures started in the middle. Reports the running
+ *   workflows during and after, Temporal's and the worker's CPU while idle afterwards, the
+ *   worker's RSS, and the time to `evaluation.completed` and to the erasure task `succeeded`
+ *   against the same work done just before with no dead endpoint. Integrations runs with the
+ *   production retry schedule for it (the stack's test schedule would end every retry in 12 s).
+ * - **Replay of a 30-day window of 100,000 events**: the time to the 202, and until every
+ *   delivery is queued.
+ */
+export const STORM = {
+  endpoints: Number(process.env['BENCH_STORM_ENDPOINTS'] ?? '100'),
+  events: Number(process.env['BENCH_STORM_EVENTS'] ?? '2000'),
+  work: Number(process.env['BENCH_STORM_WORK'] ?? '10'),
+  /** How long the evaluations and erasures are waited for, at most. */
+  budgetMs: Number(process.env['BENCH_STORM_BUDGET_S'] ?? '300') * 1000,
+  /** Idle after the storm: the wait before the idle measure, and its length. */
+  settleMs: 30_000,
+  idleMs: 30_000,
+};
+export const REPLAY_EVENTS = Number(process.env['BENCH_REPLAY_EVENTS'] ?? '100000');
+const PRODUCTION_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+/** The fields of the answers this file reads. */
+interface Data {
+  id: string;
+  status?: string;
+  inviteUrl?: string;
+  count?: number;
+}
+
+async function api(bench: Bench, org: BenchOrganization, method: string, path: string, body?: unknown): Promise<{ status: number; data: Data }> {
+  const res = await serviceFetch(`${bench.gatewayUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${org.apiKey.key}`, 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
+  return { status: res.status, data: (text ? (JSON.parse(text) as { data: Data }).data : undefined)! };
+}
+
+async function postForm(bench: Bench, inviteUrl: string, action: string, fields: [string, string][]) {
+  const res = await fetch(`${bench.gatewayUrl}${new URL(inviteUrl).pathname}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+  if (res.status !== 303) throw new Error(`invite ${action} answered ${res.status}`);
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, deadline: number, everyMs = 200): Promise<T | null> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) return null;
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * `count` interview evaluations and `count` erasures, started at once: the seconds from each
+ * submit to `completed`, and from each DELETE to its task `succeeded` (null: not within the budget).
+ */
+async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, count: number, deadline: number) {
+  const position = await api(bench, org, 'POST', '/api/v1/positions', { title: 'Storm Engineer', interviewQuestions: ['Why us?', 'Hardest bug?'] });
+  const prepared = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const interview = await api(bench, org, 'POST', '/api/v1/interviews', { positionId: position.data.id, candidate: { email: `storm-${Date.now()}-${i}@example.com`, name: 'Storm Candidate' } });
+      await postForm(bench, interview.data.inviteUrl!, 'start', [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]]);
+      const candidate = await api(bench, org, 'POST', '/api/v1/candidates', { email: `erase-${Date.now()}-${i}@example.com`, name: 'Erased Soon' });
+      return { interview: { id: interview.data.id, inviteUrl: interview.data.inviteUrl! }, candidateId: candidate.data.id };
+    }),
+  );
+  const evaluations = prepared.map(async ({ interview }) => {
+    const started = Date.now();
+    await postForm(bench, interview.inviteUrl, 'submit', [['answer', 'A mission.'], ['answer', 'A deadlock.']]);
+    const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/interviews/${interview.id}/evaluation`)).data, (e) => e?.status === 'completed' || e?.status === 'failed', deadline);
+    return done?.status === 'completed' ? (Date.now() - started) / 1000 : null;
+  });
+  const erasures = prepared.map(async ({ candidateId }) => {
+    const started = Date.now();
+    const task = await api(bench, org, 'DELETE', `/api/v1/candidates/${candidateId}`);
+    const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/tasks/${task.data.id}`)).data, (t) => t?.status === 'succeeded' || t?.status === 'failed', deadline);
+    return done?.status === 'succeeded' ? (Date.now() - started) / 1000 : null;
+  });
+  return { evaluations: await Promise.all(evaluations), erasures: await Promise.all(erasures) };
+}
+
+/** Restarts the stack's integrations with other settings (same port); returns the new process's pid. */
+async function restartIntegrations(bench: Bench, env: Record<string, string>): Promise<void> {
+  const current = bench.stack.children.findLast((c) => c.name === 'integrations')!;
+  await current.stop();
+  await bench.stack.startProcess('integrations', join('services', 'integrations', 'src', 'index.ts'), { ...env, INTEGRATIONS_PORT: bench.env['INTEGRATIONS_PORT']! });
+}
+
+const pidOf = (bench: Bench, name: string) => bench.stack.children.findLast((c) => c.name === name)?.pid ?? 0;
+const mb = (bytes: number | null) => (bytes === null ? '–' : String(Math.round(bytes / 1024 / 1024)));
+const seconds = (values: (number | null)[]) => {
+  const done = values.filter((v): v is number => v !== null);
+  const missing = values.length - done.length;
+  if (done.length === 0) return `none within the budget`;
+  return `p50 ${percentile(done, 50).toFixed(1)} s, max ${Math.max(...done).toFixed(1)} s${missing ? ` (${missing} of ${values.length} not within the budget)` : ''}`;
+};
+
+/** The storm row: markdown lines. */
+export async function stormReport(bench: Bench, db: pg.Client, receiver: Receiver): Promise<string[]> {
+  const connection = await Connection.connect({ address: bench.env['TEMPORAL_ADDRESS']! });
+  const temporal = new Client({ connection });
+  try {
+    const running = async (query = '') => (await temporal.workflow.count(`ExecutionStatus = 'Running'${query}`)).count;
+    step(`Storm: integrations with the production retry schedule (${PRODUCTION_SCHEDULE})`);
+    await restartIntegrations(bench, { WEBHOOK_RETRY_SCHEDULE: PRODUCTION_SCHEDULE });
+
+    step(`Storm: first ${STORM.work} evaluations and ${STORM.work} erasures with no dead endpoint (the baseline), after one of each not measured`);
+    const quiet = await newOrganization(bench, 'Benchmark storm baseline', ['read', 'write', 'admin']);
+    await evaluationsAndErasures(bench, quiet, 1, Date.now() + STORM.budgetMs);
+    const baseline = await evaluationsAndErasures(bench, quiet, STORM.work, Date.now() + STORM.budgetMs);
+
+    const org = await newOrganization(bench, 'Benchmark storm', ['read', 'write', 'admin']);
+    step(`Storm: ${STORM.endpoints} dead endpoints on * (half refusing connections, half hanging), ${STORM.events} events`);
+    for (let i = 0; i < STORM.endpoints; i++) {
+      const url = i % 2 === 0 ? `http://127.0.0.1:${await freePort()}/refused-${i}` : `http://127.0.0.1:${receiver.port}/storm/hang-${i}`;
+      await api(bench, org, 'POST', '/api/v1/webhooks', { url, events: ['*'] });
+    }
+    const integrations = createIntegrationsClient(bench.env['INTEGRATIONS_URL']!, bench.env['INTERNAL_TOKEN_KEYS']!);
+    const publish = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 100) {
+        const events = Array.from({ length: Math.min(100, to - i) }, (_, k) => ({
+          id: `evt_storm${String(i + k).padStart(14, '0')}`, type: 'position.updated' as const, createdAt: new Date().toISOString(), data: { n: i + k }, organizationId: org.id,
+        }));
+        await integrations.system.events.ingest.mutate({ events });
+      }
+    };
+    const samples: { deliveryWorkflows: number; all: number; workerRss: number | null }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        samples.push({ deliveryWorkflows: await running(` AND Kind = 'webhook_delivery'`), all: await running(), workerRss: memoryOf([pidOf(bench, 'worker')]) });
+        await sleep(2000);
+      }
+    })();
+    const stormStarted = Date.now();
+    await publish(0, STORM.events / 2);
+    step(`Storm: ${STORM.work} evaluations and ${STORM.work} erasures in the middle of it`);
+    const during = evaluationsAndErasures(bench, org, STORM.work, Date.now() + STORM.budgetMs);
+    await publish(STORM.events / 2, STORM.events);
+    const published = Date.now();
+    const stormWork = await during;
+    const workDone = Date.now();
+    step('Storm: settling, then idle CPU');
+    await sleep(Math.max(0, STORM.settleMs - (Date.now() - Math.max(published, workDone))));
+    sampling = false;
+    await sampler;
+
+    const sources: CpuSource[] = ['worker', 'integrations'].map((name) => ({ name, pids: () => [pidOf(bench, name)] }));
+    sources.push({ name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] });
+    const before = snapshotCpu(sources);
+    await sleep(STORM.idleMs);
+    const idle = cpuBetween(before, snapshotCpu(sources));
+    const core = (name: string) => `${((idle.bySource.get(name) ?? 0) / idle.wall * 100).toFixed(1)} %`;
+    const after = { deliveryWorkflows: await running(` AND Kind = 'webhook_delivery'`), all: await running(), workerRss: memoryOf([pidOf(bench, 'worker')]) };
+    const rows = await deliveryStates(db, org.id);
+    const peak = Math.max(...samples.map((s) => s.deliveryWorkflows), 0);
+    const peakAll = Math.max(...samples.map((s) => s.all), 0);
+    const peakRss = Math.max(...samples.map((s) => s.workerRss ?? 0), 0);
+    const ratio = (storm: (number | null)[], base: (number | null)[]) => {
+      const s = storm.filter((v): v is number => v !== null);
+      const b = base.filter((v): v is number => v !== null);
+      return s.length === storm.length && b.length ? `${(percentile(s, 50) / percentile(b, 50)).toFixed(2)}×` : '–';
+    };
+    return [
+      '',
+      `Storm (issue 19): ${STORM.endpoints} dead endpoints on \`*\` (${STORM.endpoints / 2} refusing connections, ${STORM.endpoints / 2} hanging until the 15 s deadline), ${STORM.events} events (published in ${((published - stormStarted) / 1000).toFixed(1)} s), integrations on the production retry schedule; ${STORM.work} evaluations and ${STORM.work} erasures started in the middle, against the same work just before with no dead endpoint (waited for at most ${STORM.budgetMs / 1000} s):`,
+      '',
+      '| | before the storm | during the storm | storm ÷ before (p50) |',
+      '|---|---|---|---:|',
+      `| time to \`evaluation.completed\` | ${seconds(baseline.evaluations)} | ${seconds(stormWork.evaluations)} | ${ratio(stormWork.evaluations, baseline.evaluations)} |`,
+      `| time to the erasure task \`succeeded\` | ${seconds(baseline.erasures)} | ${seconds(stormWork.erasures)} | ${ratio(stormWork.erasures, baseline.erasures)} |`,
+      '',
+      '| running workflows | during the storm (peak, sampled every 2 s) | after it (settled) |',
+      '|---|---:|---:|',
+      `| webhook delivery workflows | ${peak} | ${after.deliveryWorkflows} |`,
+      `| every workflow | ${peakAll} | ${after.all} |`,
+      '',
+      `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s, share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}.`,
+    ];
+  } finally {
+    await connection.close();
+  }
+}
+
+async function deliveryStates(db: pg.Client, organizationId: string): Promise<string> {
+  const { rows } = await db.query<{ status: string; n: number }>(`select status, count(*)::int as n from integrations.deliveries where organization_id = $1 group by status order by status`, [organizationId]);
+  return rows.map((r) => `${r.n} ${r.status}`).join(', ');
+}
+
+/** The replay row: markdown lines. */
+export async function longReplayReport(bench: Bench, db: pg.Client, receiver: Receiver): Promise<string[]> {
+  const org = await newOrganization(bench, 'Benchmark long replay', ['read', 'write', 'admin']);
+  const hook = await api(bench, org, 'POST', '/api/v1/webhooks', { url: `http://127.0.0.1:${receiver.port}/replay-window/0`, events: ['position.created'] });
+  step(`Long replay: ${REPLAY_EVENTS} events over 30 days`);
+  await db.query(
+    `insert into integrations.events (id, organization_id, type, payload, created_at)
+     select 'evt_replay' || lpad(i::text, 14, '0'), $1, 'position.created',
+       jsonb_build_object('id', 'evt_replay' || lpad(i::text, 14, '0'), 'type', 'position.created', 'createdAt', to_json(t)#>>'{}', 'data', jsonb_build_object('n', i)), t
+     from generate_series(1, $2::int) as i, lateral (select now() - interval '30 days' + interval '1 hour' + (i * (interval '30 days' - interval '2 hours') / $2::int)) as x(t)`,
+    [org.id, REPLAY_EVENTS],
+  );
+  await db.query('analyze integrations.events');
+  const window = { since: new Date(Date.now() - 30 * 24 * 3600_000).toISOString() };
+  const sent = performance.now();
+  const accepted = await api(bench, org, 'POST', `/api/v1/webhooks/${hook.data.id}/replay`, window);
+  const answeredMs = performance.now() - sent;
+  const queued = await until(
+    async () => Number((await db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and event_id like 'evt_replay%'`, [hook.data.id])).rows[0].n),
+    (n) => n >= REPLAY_EVENTS,
+    Date.now() + 600_000,
+    250,
+  );
+  const queuedMs = performance.now() - sent;
+  // Deleting the endpoint cancels what the dispatchers have not sent yet.
+  await api(bench, org, 'DELETE', `/api/v1/webhooks/${hook.data.id}`);
+  return [
+    '',
+    `Replay of a 30-day window of ${REPLAY_EVENTS} events (one POST /webhooks/{id}/replay to one endpoint): answered ${accepted.status} with count ${accepted.data.count} in ${(answeredMs / 1000).toFixed(2)} s; every delivery queued ${queued === null ? 'not within 600 s' : `${(queuedMs / 1000).toFixed(1)} s`} after the request.`,
+  ];
+}

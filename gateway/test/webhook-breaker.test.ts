@@ -1,0 +1,221 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { call, eventually, newOrganizationWithKey, startExtraProcess, startTestServer, testEnv } from '@hireloop/devstack/testing';
+import { createIntegrationsClient } from '@hireloop/integrations/client';
+import { newId } from '@hireloop/platform';
+import { ID_PREFIXES } from '@hireloop/contracts';
+import { stackConnections } from './stack-connections.js';
+
+// A failing endpoint (issue 19, PRODUCT.md §8): after WEBHOOK_BREAKER_FAILURES consecutive failed
+// attempts its circuit breaker opens; its new deliveries skip the first attempt and join its retry
+// queue; its loop probes it with one due delivery at a time; the first success drains the queue in
+// order at the endpoint's cap. Asserted on what the receiver saw and what was recorded, not on
+// time (CLARIFICATIONS).
+//
+// An integrations service and a worker of this file's own (their own task queue), with settings
+// that make the story short: the breaker opens at 3 failures, probes every second (the schedule's
+// first waits), a cap of 3 attempts per endpoint, at most 25 queued retries per endpoint.
+
+const stack = stackConnections();
+const CAP = 3;
+const BACKLOG_MAX = 25;
+const env = {
+  TEMPORAL_TASK_QUEUE: `breaker-${process.pid}`,
+  WEBHOOK_BREAKER_FAILURES: '3',
+  WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP),
+  WEBHOOK_ENDPOINT_BACKLOG_MAX: String(BACKLOG_MAX),
+  // Probes (and a probed delivery's retries) every second for a while; held deliveries outlive the test.
+  WEBHOOK_RETRY_SCHEDULE: `${Array(20).fill('1s').join(',')},600s`,
+  // Rounds continue as new often, so that the drain crosses runs.
+  WEBHOOK_LOOP_ROUNDS_PER_RUN: '3',
+};
+
+type Arrival = { eventId: string; type: string; status: number; at: number };
+
+/** A receiver that answers 500 while `failing`, then 200 (after `delayMs`); counts requests in flight. */
+async function switchableReceiver(delayMs = 50) {
+  const state = { failing: true, open: 0, mostOpen: 0, mostOpenWhileFailing: 0, arrivals: [] as Arrival[] };
+  const server = await startTestServer(async (_req, body) => {
+    const event = JSON.parse(body) as { id: string; type: string };
+    const failing = state.failing;
+    state.open++;
+    state.mostOpen = Math.max(state.mostOpen, state.open);
+    if (failing) state.mostOpenWhileFailing = Math.max(state.mostOpenWhileFailing, state.open);
+    try {
+      await new Promise((r) => setTimeout(r, delayMs));
+      const status = failing ? 500 : 200;
+      state.arrivals.push({ eventId: event.id, type: event.type, status, at: Date.now() });
+      return { status, body: '{}' };
+    } finally {
+      state.open--;
+    }
+  });
+  return { url: `${server.url}/hooks`, state, close: server.close };
+}
+
+describe('a failing endpoint (circuit breaker)', () => {
+  let integrations: Awaited<ReturnType<typeof startExtraProcess>>;
+  let worker: Awaited<ReturnType<typeof startExtraProcess>>;
+  before(async () => {
+    integrations = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
+    worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...env, INTEGRATIONS_URL: integrations.url }).catch(async (err: unknown) => {
+      await integrations.child.stop();
+      throw err;
+    });
+  });
+  after(async () => {
+    await worker?.child.stop();
+    await integrations?.child.stop();
+  });
+
+  const client = () => createIntegrationsClient(integrations.url, testEnv().internalTokenKeys);
+
+  /** Events of the organization, one per call so that each has its own creation time (the queue's order). */
+  async function publish(organizationId: string, count: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = newId(ID_PREFIXES.event);
+      await client().system.events.ingest.mutate({ events: [{ id, type: 'position.created', createdAt: new Date().toISOString(), data: { n: i }, organizationId }] });
+      ids.push(id);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return ids;
+  }
+
+  const deliveriesOf = async (webhookId: string) =>
+    (await stack.db.query(`select id, event_id, status, attempts, next_attempt_at <= now() as due from integrations.deliveries where webhook_id = $1 order by created_at, id`, [webhookId]))
+      .rows as { id: string; event_id: string; status: string; attempts: number; due: boolean }[];
+
+  it('recovers: the whole backlog arrives once, in order, within the cap; meanwhile it is probed one delivery at a time and new deliveries skip the first attempt', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const events = await publish(org.organization.id, 20);
+
+      // Failing: the breaker opened after 3 failures (the ping and two first attempts, or so).
+      const failing = await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      assert.ok(failing.stats.failingSince, 'stats.failingSince says since when');
+      // Every event's delivery is queued; those fanned out after the breaker opened never had a first attempt.
+      const queued = await eventually(() => deliveriesOf(hook.id), (rows) => rows.length === 21 && rows.every((d) => d.status === 'retrying'), 30_000);
+      assert.ok(queued.filter((d) => d.attempts === 0).length >= 10, `held without a first attempt: ${queued.filter((d) => d.attempts === 0).length} of 20`);
+      // Probes: real due deliveries, one at a time (the dispatcher's first attempts before the breaker opened are over).
+      receiver.state.mostOpenWhileFailing = 0;
+      const probed = receiver.state.arrivals.length;
+      await eventually(async () => receiver.state.arrivals.length, (n) => n >= probed + 2, 30_000);
+      assert.equal(receiver.state.mostOpenWhileFailing, 1, 'one attempt in flight at a time while failing');
+      const stats = await hooks.get.query({ id: hook.id });
+      assert.equal(stats.stats.retrying, 21);
+      // Let every queued delivery come due, then the endpoint answers again.
+      await eventually(() => deliveriesOf(hook.id), (rows) => rows.every((d) => d.due), 30_000);
+      const recoveredAt = receiver.state.arrivals.length;
+      receiver.state.failing = false;
+
+      const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.every((d) => d.status === 'delivered'), 60_000);
+      assert.deepEqual([...new Set(rows.map((d) => d.status))], ['delivered']);
+      const after = receiver.state.arrivals.slice(recoveredAt);
+      const delivered = after.filter((a) => a.status === 200);
+      assert.equal(delivered.length, 21, 'each delivery once');
+      assert.equal(new Set(delivered.map((a) => a.eventId)).size, 21, 'no delivery twice');
+      assert.ok(receiver.state.mostOpen <= CAP, `at most ${CAP} in flight: ${receiver.state.mostOpen}`);
+      // In queue order (creation): each arrived within the cap's window of its place.
+      const order = [...rows.map((d) => d.event_id)];
+      delivered.forEach((a, i) => assert.ok(Math.abs(order.indexOf(a.eventId) - i) < CAP, `${a.eventId} arrived ${i}th, queued ${order.indexOf(a.eventId)}th`));
+      assert.deepEqual(events.filter((e) => !delivered.some((a) => a.eventId === e)), [], 'every event arrived');
+      assert.equal((await hooks.get.query({ id: hook.id })).stats.failingSince, undefined, 'no longer failing');
+      // One loop did it, across runs (continue-as-new), and ended with the queue.
+      const runs: { id: string; status: string }[] = [];
+      for await (const wf of stack.temporal.workflow.list({ query: `OrganizationId = '${org.organization.id}' AND Kind = 'webhook_delivery'` })) runs.push({ id: wf.workflowId, status: wf.status.name });
+      assert.deepEqual([...new Set(runs.map((r) => r.id))], [`endpoint:${hook.id}`]);
+      assert.ok(runs.length >= 2, `continued as new: ${runs.length} runs`);
+      assert.equal(await stack.temporal.workflow.getHandle(`endpoint:${hook.id}`).result(), 'ended');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a manual retry while failing joins the head of the queue (its 202 says retrying) and is the next probe; a replay says failing', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      await publish(org.organization.id, 6);
+      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 7 && r.every((d) => d.status === 'retrying'), 30_000);
+      const last = rows.at(-1)!;
+      const before = receiver.state.arrivals.length;
+      const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: last.id });
+      assert.equal(retried.status, 'retrying', 'joined the retry queue, not the dispatchers');
+      const arrived = await eventually(async () => receiver.state.arrivals.slice(before), (a) => a.some((x) => x.eventId === last.event_id), 30_000);
+      // A probe already in flight when the retry was asked for may come first; the next one is the retried delivery.
+      assert.ok(arrived.findIndex((x) => x.eventId === last.event_id) <= 1, `the retried delivery was the next probe: ${JSON.stringify(arrived)}`);
+
+      const replayed = await hooks.replay.mutate({ id: hook.id, window: { since: new Date(Date.now() - 3600_000).toISOString() } });
+      assert.equal(replayed.failing, true, 'the answer says the replay joined a failing endpoint\'s retry queue');
+      assert.equal(replayed.count, 6);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('at most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries: the oldest are failed, each with an attempt saying "backlog limit"', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      await publish(org.organization.id, BACKLOG_MAX + 5);
+      const rows = await eventually(
+        () => deliveriesOf(hook.id),
+        (r) => r.length === BACKLOG_MAX + 6 && r.filter((d) => d.status === 'retrying').length <= BACKLOG_MAX,
+        60_000,
+      );
+      const dropped = rows.filter((d) => d.status === 'failed');
+      assert.ok(dropped.length >= 6, `${dropped.length} dropped`);
+      assert.ok(rows.filter((d) => d.status === 'retrying').length <= BACKLOG_MAX);
+      // The oldest went (one being probed at that moment is skipped for the next oldest).
+      assert.ok(dropped.every((d) => rows.indexOf(d) <= dropped.length), JSON.stringify(rows.map((d) => d.status)));
+      for (const d of dropped) {
+        const { items } = await hooks.attempts.query({ webhookId: hook.id, deliveryId: d.id, limit: 10 });
+        assert.ok(items.some((a) => a.statusCode === null && /backlog limit/.test(a.error ?? '')), JSON.stringify(items));
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('enabled webhooks per organization (WEBHOOK_ENDPOINTS_PER_ORG_MAX, 50)', () => {
+  it('the 51st enabled webhook is 409 conflict, on create and on re-enable; a disabled one does not count', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await startTestServer(() => ({ status: 200, body: '{}' }));
+    try {
+      const url = (n: number) => `${receiver.url}/hooks/${n}`;
+      const ids: string[] = [];
+      for (let i = 0; i < 50; i++) {
+        const res = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: url(i), events: ['position.created'] } });
+        assert.equal(res.status, 201, res.text);
+        ids.push(res.body.data.id);
+      }
+      const over = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: url(50), events: ['*'] }, headers: { 'idempotency-key': randomUUID() } });
+      assert.equal(over.status, 409, over.text);
+      assert.equal(over.body.error.code, 'conflict');
+      assert.match(over.body.error.message, /50/);
+
+      assert.equal((await call('PATCH', `/api/v1/webhooks/${ids[0]}`, { key: org.key, body: { status: 'disabled' } })).status, 200);
+      const fits = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: url(51), events: ['*'] } });
+      assert.equal(fits.status, 201, 'a disabled webhook leaves its place');
+      const back = await call('PATCH', `/api/v1/webhooks/${ids[0]}`, { key: org.key, body: { status: 'enabled' } });
+      assert.equal(back.status, 409, back.text);
+      assert.equal(back.body.error.code, 'conflict');
+      // Another organization has its own 50.
+      const other = await newOrganizationWithKey(['read', 'write', 'admin']);
+      assert.equal((await call('POST', '/api/v1/webhooks', { key: other.key, body: { url: url(0), events: ['*'] } })).status, 201);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
