@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink, TRPCClientError, type HTTPLinkOptions } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
-import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
-import { AppError, type AppErrorData } from './errors.js';
+import { appErrorDataOf } from '@hireloop/contracts';
+import { AppError } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import type { InternalTokenCache } from './internal-auth.js';
@@ -68,8 +68,8 @@ export function rethrowServiceError(error: unknown): never {
 /** The AppError behind a failed service call, or null when `error` is not a service-call failure. */
 export function appErrorFromClientError(error: unknown): AppError | null {
   if (!(error instanceof TRPCClientError)) return null;
-  const data = (error.data ?? {}) as AppErrorData & { httpStatus?: number };
-  if (data.appCode) return new AppError(data.appCode as ErrorCode, error.message, data.appDetails as ErrorDetail[] | undefined, data.appExtra);
+  const data = appErrorDataOf(error.data);
+  if (data.appCode) return new AppError(data.appCode, error.message, data.appDetails, data.appExtra);
   if (!error.data) return new AppError('service_unavailable', 'A platform service is unavailable; try again shortly.');
   return null;
 }
