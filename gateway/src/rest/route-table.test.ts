@@ -37,6 +37,11 @@ describe('the /api/v1 route table (route-table.ts)', () => {
     for (const url of ['/positions//', '//positions', '/positions/x/y']) assert.equal(table.match('GET', url).kind, 'none', url);
   });
 
+  it('reads a request target in absolute form for its path (RFC 9112 §3.2.2)', () => {
+    assert.equal(routeOf(table.match('GET', 'http://api.example/me')), 'GET /me');
+    assert.equal(table.match('GET', 'not a url').kind, 'none');
+  });
+
   it('routes HEAD as the GET', () => {
     assert.equal(routeOf(table.match('HEAD', '/me')), 'GET /me');
   });

@@ -40,10 +40,15 @@ const trimSlashes = (path: string) => `/${path.replace(/^\/|\/$/g, '')}`;
 /**
  * The path as routing reads it: dot segments resolved by the WHATWG URL parser (`/./positions`,
  * `/x/../positions` and `%2e%2e` are `/positions`), outer slashes dropped. Path parameters keep
- * their bytes and case (ids are case-sensitive).
+ * their bytes and case (ids are case-sensitive). A request target in absolute form
+ * (`GET http://host/api/v1/me`, RFC 9112 §3.2.2) is read for its path.
  */
 function routingPath(url: string): string {
-  return trimSlashes(new URL(`http://gateway.invalid${url.startsWith('/') ? '' : '/'}${url}`).pathname);
+  try {
+    return trimSlashes(new URL(url.startsWith('/') ? `http://gateway.invalid${url}` : url).pathname);
+  } catch {
+    return url;
+  }
 }
 
 /**
