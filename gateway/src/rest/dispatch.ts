@@ -54,7 +54,9 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
 
   return async (req) => {
     const match = routeOf(req);
-    const { requestId, caller } = locals(req);
+    const { requestId } = locals(req);
+    // authenticateApiKey ran before routing: every routed request has its caller.
+    const caller = locals(req).caller!;
     if (match.kind === 'none') return errorResponse(new AppError('route_not_found', `No route ${req.method} ${pathOf(req.originalUrl)}.`), requestId);
     if (match.kind === 'method_not_allowed') {
       const allow = match.allow.join(', ');
@@ -64,12 +66,19 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
     const { route, params } = match;
     // Express parses the query again on every read of req.query.
     const query = req.query as Record<string, string | string[]>;
-    const refusal = scopeRefusal(caller!, route) ?? misplacedPathParams(route, query, req.body);
+    const refusal = scopeRefusal(caller, route) ?? misplacedPathParams(route, query, req.body);
     if (refusal) return errorResponse(refusal, requestId);
 
     const input = { ...(route.inputFrom === 'query' ? queryInput(query) : (req.body as object)), ...params };
-    const call: CallContext = { auth: { sub: caller!.key.id, org: caller!.organization.id, scopes: caller!.scopes }, requestId, ipPrefix: clientIpPrefix(req.ip), ...forwardedIdempotency(req, caller!, match.path) };
-    const ctx: RestContext = { caller: caller!, requestId, request: { url: req.originalUrl, body: req.body }, publicBaseUrl, response: { headers: {} }, ...services.forCaller(call) };
+    const call: CallContext = {
+      auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes },
+      requestId,
+      // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
+      ipPrefix: clientIpPrefix(req.ip),
+      ...forwardedIdempotency(req, caller, match.path),
+    };
+    const clients = services.forCaller(call);
+    const ctx: RestContext = { caller, requestId, request: { url: req.originalUrl, body: req.body }, publicBaseUrl, response: { headers: {} }, ...clients };
     try {
       const procedure = (createCaller(ctx) as unknown as Record<string, (input: unknown) => Promise<unknown>>)[route.procedure]!;
       return success(route, ctx, await procedure(input));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelope } from '@hireloop/contracts';
 import { apiProcedure, router } from './trpc.js';
 import { restRouter } from './router.js';
-import { routeTableOf, type RouteMatch } from './route-table.js';
+import { routeTableOf, routingPath, type RouteMatch } from './route-table.js';
 
 const table = routeTableOf(restRouter);
 const routeOf = (match: RouteMatch) => (match.kind === 'route' ? `${match.route.method} ${match.route.template}` : match.kind);
@@ -35,6 +35,14 @@ describe('the /api/v1 route table (route-table.ts)', () => {
       assert.equal(match.path, '/positions', url);
     }
     for (const url of ['/positions//', '//positions', '/positions/x/y']) assert.equal(table.match('GET', url).kind, 'none', url);
+  });
+
+  it('reads a plain path as the URL parser would', () => {
+    const paths = ['/me', '/candidates/cand_AbC0000000001', '/webhooks/wh_0000000000/deliveries/dlv_x/attempts', "/a-_~!$&'()*+,;=:@/b", '/positions//', '//positions', '/a%41/%2F', '/a%2e', '/a/%2E%2E/b', '/a/./b', '/a/.b', '/x{y}', '/é', '/a#b', '/a\\b'];
+    for (const path of paths) {
+      const parsed = new URL(`http://h${path}`).pathname;
+      assert.equal(routingPath(`${path}?q=1`), `/${parsed.replace(/^\/|\/$/g, '')}`, path);
+    }
   });
 
   it('reads a request target in absolute form for its path (RFC 9112 §3.2.2)', () => {

@@ -34,6 +34,8 @@ export interface RouteTable {
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+const PLAIN_PATH = /^\/(?:[A-Za-z0-9\-_~!$&'()*+,;=:@/]|%(?![2][eE]))*$/;
+
 /** Outer slashes dropped, once each (a doubled slash is a different path). */
 const trimSlashes = (path: string) => `/${path.replace(/^\/|\/$/g, '')}`;
 
@@ -43,7 +45,12 @@ const trimSlashes = (path: string) => `/${path.replace(/^\/|\/$/g, '')}`;
  * their bytes and case (ids are case-sensitive). A request target in absolute form
  * (`GET http://host/api/v1/me`, RFC 9112 §3.2.2) is read for its path.
  */
-function routingPath(url: string): string {
+export function routingPath(url: string): string {
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  // The common case, which the URL parser would return unchanged: no dot, no %2e, no fragment,
+  // nothing it percent-encodes.
+  if (PLAIN_PATH.test(path)) return trimSlashes(path);
   try {
     return trimSlashes(new URL(url.startsWith('/') ? `http://gateway.invalid${url}` : url).pathname);
   } catch {
