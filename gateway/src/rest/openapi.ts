@@ -229,7 +229,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       // loses `.strict()`: say again what the server does with an unknown field (schemathesis).
       const body = (op.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
       if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
-      // A request without a body is read as `{}` (trpc-to-openapi); where `{}` is a valid body
+      // A request without a body is read as `{}` (api/body.ts); where `{}` is a valid body
       // (a PATCH whose fields are all optional) the body is optional, and the document says so.
       const input = inputByRoute.get(`${method} ${path}`);
       if (body && input?.safeParse(samplePathParameters(op.parameters ?? [])).success) (op.requestBody as { required?: boolean }).required = false;
