@@ -23,7 +23,7 @@ export function sendRestResponse(res: Response, response: RestResponse): void {
 }
 
 /** PRODUCT.md §3's envelope for an error as a response value; `status` only where the code's own does not fit (405). */
-export function errorResponse(error: AppError, requestId: string, extra: { status?: number; headers?: Record<string, string> } = {}): RestResponse {
+export function restErrorResponse(error: AppError, requestId: string, extra: { status?: number; headers?: Record<string, string> } = {}): RestResponse {
   return {
     status: extra.status ?? error.status,
     headers: { 'Content-Type': 'application/json', ...retryAfter(error), ...extra.headers },

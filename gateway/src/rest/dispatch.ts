@@ -4,7 +4,7 @@ import { AppError, appErrorOf, clientIpPrefix, databaseUnavailable, idempotencyS
 import type { ServiceClients } from '../services.js';
 import { locals, type ApiCaller } from '../request-context.js';
 import { internalError } from '../api/errors.js';
-import { errorResponse, type RestResponder, type RestResponse } from '../api/rest-response.js';
+import { restErrorResponse, type RestResponder, type RestResponse } from '../api/rest-response.js';
 import type { RestRouter } from './router.js';
 import type { ApiRoute, RouteMatch, RouteTable } from './route-table.js';
 import { createCallerFactory, type RestContext } from './trpc.js';
@@ -57,17 +57,17 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
     const { requestId } = locals(req);
     // authenticateApiKey ran before routing: every routed request has its caller.
     const caller = locals(req).caller!;
-    if (match.kind === 'none') return errorResponse(new AppError('route_not_found', `No route ${req.method} ${pathOf(req.originalUrl)}.`), requestId);
+    if (match.kind === 'none') return restErrorResponse(new AppError('route_not_found', `No route ${req.method} ${pathOf(req.originalUrl)}.`), requestId);
     if (match.kind === 'method_not_allowed') {
       const allow = match.allow.join(', ');
       const error = new AppError('route_not_found', `${pathOf(req.originalUrl)} does not answer ${req.method}; it answers ${allow}.`);
-      return errorResponse(error, requestId, { status: 405, headers: { Allow: allow } });
+      return restErrorResponse(error, requestId, { status: 405, headers: { Allow: allow } });
     }
     const { route, params } = match;
     // Express parses the query again on every read of req.query.
     const query = req.query as Record<string, string | string[]>;
     const refusal = scopeRefusal(caller, route) ?? misplacedPathParams(route, query, req.body);
-    if (refusal) return errorResponse(refusal, requestId);
+    if (refusal) return restErrorResponse(refusal, requestId);
 
     const input = { ...(route.inputFrom === 'query' ? queryInput(query) : (req.body as object)), ...params };
     const call: CallContext = {
@@ -86,7 +86,7 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
       const error = cause instanceof TRPCError ? cause : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause });
       const app = appErrorOf(error) ?? (isTransientDatabaseError(error.cause) ? databaseUnavailable() : null);
       if (!app) logger.error({ err: error, path: route.procedure, requestId }, 'REST procedure failed');
-      return errorResponse(app ?? internalError(), requestId);
+      return restErrorResponse(app ?? internalError(), requestId);
     }
   };
 }
