@@ -87,7 +87,9 @@ async function inProcessGateway(): Promise<InProcessGateway> {
       serviceCalls = 0;
     },
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
       await db.destroy();
     },
   };
