@@ -10,10 +10,12 @@ import { noQueryOnBodyRoutes, wellFormedUrl } from './api/url.js';
 import { refuseAmbiguousHeaders } from './api/duplicate-headers.js';
 import { queryPairLimit } from './api/query-limit.js';
 import { idempotency } from './api/idempotency.js';
-import { restResponder } from './api/rest-handler.js';
 import { voidingRepliesOnErasure } from './api/erasure-replies.js';
 import { sendError } from './api/errors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
+import { restRouter } from './rest/router.js';
+import { routeTableOf, type RouteTable } from './rest/route-table.js';
+import { createDispatcher, routeApiRequests } from './rest/dispatch.js';
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
 import { authRoutes } from './session/auth-routes.js';
@@ -44,6 +46,8 @@ export interface GatewayDeps {
   /** The Temporal UI for operators ('' for none); the console's header links to it. */
   temporalUiUrl: string;
   ready: () => Promise<void>;
+  /** The /api/v1 route table; by default the REST router's, built once here. */
+  routes?: RouteTable;
 }
 
 export function createGatewayApp(deps: GatewayDeps) {
@@ -67,7 +71,20 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.use('/api/v1', refuseAmbiguousHeaders(), authenticateApiKey(deps.services), queryPairLimit(), wellFormedUrl(), noQueryOnBodyRoutes(), jsonBody(), idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, restResponder(deps.services, deps.publicBaseUrl, deps.logger))));
+  // Each request: its key verified, its route matched once, its URL and body read, then the
+  // dispatcher's response value, stored under an Idempotency-Key where one is sent.
+  const dispatch = createDispatcher({ router: restRouter, services: deps.services, publicBaseUrl: deps.publicBaseUrl, logger: deps.logger });
+  app.use(
+    '/api/v1',
+    refuseAmbiguousHeaders(),
+    authenticateApiKey(deps.services),
+    queryPairLimit(),
+    routeApiRequests(deps.routes ?? routeTableOf(restRouter)),
+    wellFormedUrl(),
+    noQueryOnBodyRoutes(),
+    jsonBody(),
+    idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, dispatch)),
+  );
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Scope } from '@hireloop/contracts';
-import type { TRPCError } from '@trpc/server';
+import type { RouteMatch } from './rest/route-table.js';
 
 /** The caller of an /api/v1 request, set by the authentication middleware. */
 export interface ApiCaller {
@@ -13,13 +13,8 @@ export interface ApiCaller {
 export interface GatewayLocals {
   requestId: string;
   caller?: ApiCaller;
-  /**
-   * A POST with Idempotency-Key: its path as the router reads it (rest/canonical-path.ts), relative
-   * to /api/v1; the gateway's record and the scope forwarded to the service are keyed on it.
-   */
-  idempotencyPath?: string;
-  /** The error a REST procedure failed with, for the envelope writer. */
-  procedureError?: TRPCError;
+  /** Where the request goes under /api/v1, matched once (rest/dispatch.ts routeApiRequests). */
+  route?: RouteMatch;
 }
 
 export function locals(req: Request): GatewayLocals {

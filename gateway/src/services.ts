@@ -10,7 +10,11 @@ export interface ServiceUrls {
   integrations: string;
 }
 
-/** Typed clients of every service the gateway fronts; one set per process. */
+/**
+ * Typed clients of every service the gateway fronts: one tRPC client per service and process.
+ * `forCaller` and the `…AsSystem` helpers make no client: they give views of it whose calls carry
+ * that caller (service-client.ts), and cost a few small objects per request.
+ */
 export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRing) {
   const tokens = new InternalTokenCache(internalTokenKeys);
   const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);

@@ -49,9 +49,11 @@ describe('GET /api/v1/me', () => {
     assert.match(JSON.stringify(res.body.error.details), /expand/);
   });
 
-  it('404 route_not_found for an unknown route or method under /api/v1', async () => {
+  it('404 route_not_found for an unknown route under /api/v1; 405 for a method the path does not serve (CLARIFICATIONS P1)', async () => {
     assertError(await call('GET', '/api/v1/nothing-here', { key: org.key }), 404, 'route_not_found');
-    assertError(await call('DELETE', '/api/v1/me', { key: org.key }), 404, 'route_not_found');
+    const wrongMethod = await call('DELETE', '/api/v1/me', { key: org.key });
+    assertError(wrongMethod, 405, 'route_not_found');
+    assert.equal(wrongMethod.headers.get('allow'), 'GET, HEAD');
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {

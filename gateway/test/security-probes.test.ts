@@ -204,10 +204,12 @@ describe('console session cookie (PRODUCT.md §11)', () => {
 });
 
 describe('methods, traversal and CORS on every surface', () => {
-  it('a method a route does not have is 404 route_not_found in the surface\'s shape (PRODUCT.md §3), never a 5xx', async () => {
+  it('a method a route does not have is route_not_found in the surface\'s shape (PRODUCT.md §3), never a 5xx: 405 with Allow on /api/v1 (CLARIFICATIONS P1), 404 on /auth', async () => {
     const { key } = await newOrganizationWithKey(['read', 'write', 'admin']);
-    for (const [method, path] of [['PUT', '/api/v1/candidates'], ['DELETE', '/api/v1/me'], ['PATCH', '/api/v1/events'], ['OPTIONS', '/api/v1/me']] as const) {
-      assertError(await call(method, path, { key }), 404, 'route_not_found');
+    for (const [method, path, allow] of [['PUT', '/api/v1/candidates', 'GET, HEAD, POST'], ['DELETE', '/api/v1/me', 'GET, HEAD'], ['PATCH', '/api/v1/events', 'GET, HEAD'], ['OPTIONS', '/api/v1/me', 'GET, HEAD']] as const) {
+      const res = await call(method, path, { key });
+      assertError(res, 405, 'route_not_found');
+      assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
     }
     for (const [method, path] of [['GET', '/auth/login'], ['GET', '/auth/logout'], ['PUT', '/auth/logout'], ['DELETE', '/auth/session']] as const) {
       assertError(await call(method, path), 404, 'route_not_found');

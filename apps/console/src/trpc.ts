@@ -6,6 +6,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { appErrorDataOf, type AppErrorData } from '@hireloop/contracts';
 import type { IdentityRouter } from '@hireloop/identity';
 import type { IntegrationsRouter } from '@hireloop/integrations';
 import type { RecruitingRouter } from '@hireloop/recruiting';
@@ -16,41 +17,20 @@ export function setSessionEndedHandler(handler: () => void) {
   onSessionEnded = handler;
 }
 
+/** What the platform put in a failed call's `error.data` (contracts' one decoder of the wire shape). */
+const dataOf = (error: unknown): AppErrorData => (error instanceof TRPCClientError ? appErrorDataOf(error.data) : {});
+
 /** The HTTP status of a failed call, if the gateway or a service answered. */
-export function errorStatus(error: unknown): number | undefined {
-  if (error instanceof TRPCClientError) {
-    const status = (error.data as { httpStatus?: unknown } | undefined)?.httpStatus;
-    return typeof status === 'number' ? status : undefined;
-  }
-  return undefined;
-}
+export const errorStatus = (error: unknown): number | undefined => dataOf(error).httpStatus;
 
 /** Our error code (`data.appCode`, e.g. `not_found`), when the platform wrote the error. */
-export function errorCode(error: unknown): string | undefined {
-  if (error instanceof TRPCClientError) {
-    const code = (error.data as { appCode?: unknown } | undefined)?.appCode;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
-}
+export const errorCode = (error: unknown): string | undefined => dataOf(error).appCode;
 
 /** The recovery hints of an error (`data.appExtra`, e.g. the existing `candidateId` on candidate_exists). */
-export function errorExtra(error: unknown): Record<string, unknown> {
-  if (error instanceof TRPCClientError) {
-    const extra = (error.data as { appExtra?: unknown } | undefined)?.appExtra;
-    if (extra && typeof extra === 'object') return extra as Record<string, unknown>;
-  }
-  return {};
-}
+export const errorExtra = (error: unknown): Record<string, unknown> => dataOf(error).appExtra ?? {};
 
 /** Field errors a service reported (`data.appDetails`: path + message). */
-export function errorDetails(error: unknown): Array<{ path: string; message: string }> {
-  if (error instanceof TRPCClientError) {
-    const details = (error.data as { appDetails?: unknown } | undefined)?.appDetails;
-    if (Array.isArray(details)) return details.filter((d): d is { path: string; message: string } => typeof d?.path === 'string' && typeof d?.message === 'string');
-  }
-  return [];
-}
+export const errorDetails = (error: unknown): Array<{ path: string; message: string }> => dataOf(error).appDetails ?? [];
 
 /** A message for people: ours when the platform wrote one, a generic one otherwise. */
 export function errorMessage(error: unknown): string {

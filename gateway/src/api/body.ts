@@ -62,8 +62,8 @@ class BodyRefused extends Error {
  * JSON bodies only (PRODUCT.md §3, §4), the one place the rules live for /api/v1 and /auth:
  * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
  * invalid_json), 415 for another media type, charset or Content-Encoding, and a JSON object
- * (422 validation_failed for `null`, an array, a string or a number). The header is then
- * normalised to `application/json`, which is all trpc-to-openapi's case-sensitive check knows.
+ * (422 validation_failed for `null`, an array, a string or a number). A POST, PUT or PATCH
+ * without a body reads as `{}`.
  */
 export function jsonBody() {
   const parse = express.json({
@@ -80,7 +80,6 @@ export function jsonBody() {
     if (!hasBody(req)) {
       if (req.method === 'DELETE') return next();
       req.body = {};
-      req.headers['content-type'] = 'application/json';
       return next();
     }
     const refused = refusedHeaders(req.headers['content-type'], req.headers['content-encoding']);
@@ -90,8 +89,8 @@ export function jsonBody() {
     req.headers['content-type'] = 'application/json';
     parse(req, res, (err?: unknown) => {
       if (!err) {
-        // Every body of the API is an object: trpc-to-openapi would read `null`, a number or a
-        // string as `{}` (a PATCH with the body `null` answered 200; found by schemathesis).
+        // Every body of the API is an object: `null`, a number or a string is not read as `{}`
+        // (a PATCH with the body `null` once answered 200; found by schemathesis).
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) return sendError(req, res, notAnObject());
         return next();
       }

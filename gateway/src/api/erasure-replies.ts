@@ -1,7 +1,7 @@
 import { sql, type Transaction } from '@hireloop/platform';
 import type { GatewayDB, GatewayDb } from '../db.js';
-import { matchApiRoute } from '../rest/canonical-path.js';
-import type { RestResponder, RestResponse } from './rest-handler.js';
+import { routeOf } from '../rest/dispatch.js';
+import type { RestResponder, RestResponse } from './rest-response.js';
 
 /**
  * Voids the stored idempotent responses that name a candidate (the candidate's own 201, an
@@ -34,14 +34,14 @@ class NotErased extends Error {
  * passes to `respond` unchanged.
  */
 export function voidingRepliesOnErasure(db: GatewayDb, respond: RestResponder): RestResponder {
-  return async (req, res) => {
-    const route = req.method === 'DELETE' ? matchApiRoute('DELETE', req.path) : null;
-    const candidateId = route?.template === ERASE_ROUTE ? route.params['id'] : undefined;
-    if (!candidateId) return respond(req, res);
+  return async (req) => {
+    const match = routeOf(req);
+    const candidateId = match.kind === 'route' && match.route.method === 'DELETE' && match.route.template === ERASE_ROUTE ? match.params['id'] : undefined;
+    if (!candidateId) return respond(req);
     try {
       return await db.transaction().execute(async (trx) => {
         await voidStoredReplies(trx, candidateId);
-        const response = await respond(req, res);
+        const response = await respond(req);
         if (response.status !== 202) throw new NotErased(response);
         return response;
       });

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@hireloop/platform';
-import { ERROR_LIMITS, type ErrorBody } from '@hireloop/contracts';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { ERROR_LIMITS, trpcCodeOf, type AppErrorData, type ErrorBody } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
 
 /**
@@ -27,17 +28,14 @@ export function errorResponse(path: string, error: AppError, requestId: string):
   return { contentType: 'application/json', body: errorBodyJson(error, requestId) };
 }
 
-/** tRPC's JSON-RPC error codes by HTTP status, for the errors the gateway itself answers on /trpc. */
-const JSONRPC_CODE: Record<number, [number, string]> = {
-  400: [-32700, 'PARSE_ERROR'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
-  409: [-32009, 'CONFLICT'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 431: [-32600, 'BAD_REQUEST'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
-  422: [-32022, 'UNPROCESSABLE_CONTENT'], 429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
-};
-
-/** An error in tRPC's shape, as the services' own errors reach the console: our code in `data.appCode`. */
+/**
+ * An error in tRPC's shape, as the services' own errors reach the console: tRPC's code for the
+ * status (the contracts' table) with its JSON-RPC number (tRPC's own), our code in `data.appCode`.
+ */
 export function trpcErrorBody(error: AppError, requestId?: string) {
-  const [code, name] = JSONRPC_CODE[error.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
-  return { error: { message: error.message, code, data: { code: name, httpStatus: error.status, appCode: error.code, appDetails: error.details, requestId } } };
+  const name = trpcCodeOf(error.code);
+  const data: AppErrorData & { code: string; requestId?: string } = { code: name, httpStatus: error.status, appCode: error.code, appDetails: error.details, requestId };
+  return { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[name], data } };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

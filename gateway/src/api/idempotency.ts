@@ -5,8 +5,8 @@ import { ID_PREFIXES, IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
-import { sendRestResponse, type RestResponder, type RestResponse } from './rest-handler.js';
-import { canonicalApiPath } from '../rest/canonical-path.js';
+import { sendRestResponse, type RestResponder, type RestResponse } from './rest-response.js';
+import { routeOf } from '../rest/dispatch.js';
 
 /** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
 const LEASE_SECONDS = 60;
@@ -17,9 +17,10 @@ function fingerprint(req: Request): string {
 }
 
 /**
- * Idempotency-Key for every POST (PRODUCT.md §6), in one place, around the route's response
- * (`respond` produces it as a value; this is where it is both stored and sent). The first request
- * claims (API key, method, route path, Idempotency-Key) with an insert that only one concurrent
+ * Idempotency-Key for every POST to a route (PRODUCT.md §6), in one place, around the route's
+ * response (`respond`, the dispatcher, produces it as a value; this is where it is both stored and
+ * sent). The first request claims (API key, method, the route's spelling of the path,
+ * Idempotency-Key) with an insert that only one concurrent
  * duplicate can win; its response is stored before it is sent and replayed for 24 h. Same key with
  * another body: 422; while the first is still running: 409. A 5xx is not stored, so a retry runs
  * again. Stored bodies are sealed (AES-256-GCM, STORED_RESPONSE_KEYS): a 201 of POST /webhooks
@@ -28,8 +29,10 @@ function fingerprint(req: Request): string {
 export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respond: RestResponder) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || idemKey === undefined) {
-      return respond(req, res).then((response) => sendRestResponse(res, response), next);
+    const route = routeOf(req);
+    // A path no route takes (404, 405) has no response worth keeping.
+    if (req.method !== 'POST' || idemKey === undefined || route.kind !== 'route') {
+      return respond(req).then((response) => sendRestResponse(res, response), next);
     }
     // Node joins repeated headers with ", ": two keys would silently become a third one.
     if (req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'idempotency-key').length > 1) {
@@ -38,11 +41,9 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     if (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
       return sendError(req, res, new AppError('validation_failed', `Idempotency-Key must be 1–${IDEMPOTENCY_KEY_MAX} characters.`, [{ path: 'Idempotency-Key', message: 'invalid length' }]));
     }
-    const hl = locals(req);
-    const caller = hl.caller!;
+    const caller = locals(req).caller!;
     // `/positions/` and `/POSITIONS` reach the route of `/positions`: one record for all of them.
-    hl.idempotencyPath = canonicalApiPath(req.method, req.path);
-    const id = { api_key_id: caller.key.id, method: req.method, path: hl.idempotencyPath, idempotency_key: idemKey };
+    const id = { api_key_id: caller.key.id, method: req.method, path: route.path, idempotency_key: idemKey };
     const print = fingerprint(req);
     try {
       // Forget records older than 24 h for this key before claiming.
@@ -77,7 +78,7 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     const release = () => db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).execute();
     let response: RestResponse;
     try {
-      response = await respond(req, res);
+      response = await respond(req);
     } catch (err) {
       // No response to store: free the key so a retry runs again, as after a 5xx.
       await release().catch((e: unknown) => logger.error({ err: e, requestId: locals(req).requestId }, 'could not release idempotency key'));

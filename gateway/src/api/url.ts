@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ErrorDetail } from '@hireloop/contracts';
 import { AppError } from '@hireloop/platform';
 import { sendError } from './errors.js';
-import { matchApiRoute } from '../rest/canonical-path.js';
+import { routeOf } from '../rest/dispatch.js';
+import { scopeRefusal } from '../rest/scope.js';
 import { locals } from '../request-context.js';
 
 const BAD_BYTES = 'is not valid percent-encoded UTF-8';
@@ -40,19 +41,20 @@ export function wellFormedUrl() {
 }
 
 /**
- * /api/v1: POST, PUT and PATCH routes take their input from the JSON body only, and trpc-to-openapi
- * would ignore a query string there. Unknown parameters are refused, not ignored (PRODUCT.md §5),
- * so a query parameter on such a route is 422, each named in `details`; before Idempotency-Key, so
- * the refusal is not stored as the key's answer.
+ * /api/v1: POST, PUT and PATCH routes take their input from the JSON body only, so a query string
+ * there would be ignored. Unknown parameters are refused, not ignored (PRODUCT.md §5), so a query
+ * parameter on such a route is 422, each named in `details`; before Idempotency-Key, so the
+ * refusal is not stored as the key's answer.
  */
 export function noQueryOnBodyRoutes() {
   return (req: Request, res: Response, next: NextFunction) => {
     const q = req.originalUrl.indexOf('?');
-    if (q < 0 || !['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+    if (q < 0) return next();
+    const match = routeOf(req);
+    if (match.kind !== 'route' || match.route.inputFrom !== 'body') return next();
     const names = [...new Set(new URLSearchParams(req.originalUrl.slice(q + 1)).keys())];
-    const route = names.length === 0 ? null : matchApiRoute(req.method, req.path);
-    // A path no route takes goes on to its 404, a key without the route's scope to its 403.
-    if (!route?.scope || !locals(req).caller?.scopes.includes(route.scope)) return next();
+    // A path no route takes goes on to its 404 or 405, a key without the route's scope to its 403.
+    if (names.length === 0 || scopeRefusal(locals(req).caller!, match.route)) return next();
     const details = names.map((name) => ({ path: name.slice(0, 100), message: 'unknown field or parameter' }));
     sendError(req, res, new AppError('validation_failed', 'This route takes its input in the JSON body only; remove the query parameters.', details));
   };

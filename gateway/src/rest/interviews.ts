@@ -47,7 +47,7 @@ export const cancelInterview = apiProcedure
   .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }).strict())
   .output(envelope(Interview))
   .mutation(async ({ ctx, input }) => {
-    const fromBody = (ctx.req.body as { reason?: unknown } | undefined)?.reason;
+    const fromBody = (ctx.request.body as { reason?: unknown } | undefined)?.reason;
     let reason = input.reason;
     if (reason === undefined && fromBody !== undefined) {
       const parsed = CancellationReason.safeParse(fromBody);

@@ -12,7 +12,7 @@ export function listPage<T>(ctx: RestContext, page: { items: T[]; nextCursor: st
  */
 function linkNextPage(ctx: RestContext, nextCursor: string | null): void {
   if (!nextCursor) return;
-  const url = new URL(ctx.req.originalUrl, ctx.publicBaseUrl);
+  const url = new URL(ctx.request.url, ctx.publicBaseUrl);
   url.searchParams.set('cursor', nextCursor);
   ctx.response.headers['Link'] = `<${ctx.publicBaseUrl}${url.pathname}${url.search}>; rel="next"`;
 }

@@ -1,4 +1,3 @@
-import type { ProcedureMeta } from '@hireloop/platform';
 import { router } from './trpc.js';
 import { me } from './me.js';
 import { createCandidate, eraseCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
@@ -57,7 +56,3 @@ export const restRouter = router({
 });
 export type RestRouter = typeof restRouter;
 
-/** The meta (scope, REST mapping, success status) of a REST procedure by its path. */
-export function procedureMeta(path: string): ProcedureMeta | undefined {
-  return (restRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } } | undefined>)[path]?._def.meta;
-}

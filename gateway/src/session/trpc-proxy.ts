@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { InternalTokenCache} from '@hireloop/platform';
 import { AppError, CLIENT_IP_PREFIX_HEADER, clientIpPrefix, type Logger } from '@hireloop/platform';
-import { SCOPES } from '@hireloop/contracts';
+import { appErrorDataOf, SCOPES } from '@hireloop/contracts';
 import { locals } from '../request-context.js';
 import { internalError, sendError, trpcErrorBody } from '../api/errors.js';
 import { sessionUser } from './session.js';
@@ -27,7 +27,7 @@ async function readRaw(req: Request): Promise<string | undefined> {
   }
 }
 
-type TrpcErrorShape = { error?: { message?: unknown; data?: Record<string, unknown> & { appCode?: unknown } } };
+type TrpcErrorShape = { error?: { message?: unknown; data?: Record<string, unknown> } };
 
 /**
  * A service's error answer as the browser may see it: a message the platform wrote (it carries
@@ -45,8 +45,8 @@ export function redactTrpcErrors(body: Buffer): Buffer {
     const error = item?.error;
     if (!error || typeof error !== 'object') continue;
     if (error.data && typeof error.data === 'object') delete error.data['stack'];
-    if (error.data?.appCode) continue;
-    const status = Number(error.data?.['httpStatus']);
+    const { appCode, httpStatus: status = 0 } = appErrorDataOf(error.data);
+    if (appCode) continue;
     error.message = status >= 400 && status < 500 ? `The call was refused (${String(error.data?.['code'] ?? status)}).` : internalError().message;
   }
   return Buffer.from(JSON.stringify(parsed));

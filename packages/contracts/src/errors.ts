@@ -40,6 +40,33 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/**
+ * tRPC's error code for each status above: how an error of ours travels on a tRPC hop (between
+ * services, and to the console on /trpc). With ERROR_STATUS, the one path code → HTTP status →
+ * tRPC code; keyed by exactly the statuses used there, so a new status cannot miss its tRPC code.
+ * 431 has no tRPC code of its own: it is a request the client must shrink, so BAD_REQUEST.
+ */
+export const TRPC_CODE_BY_STATUS = {
+  400: 'PARSE_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  431: 'BAD_REQUEST',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<ErrorStatus, string>;
+export type TrpcCodeOfError = (typeof TRPC_CODE_BY_STATUS)[ErrorStatus];
+
+export function trpcCodeOf(code: ErrorCode): TrpcCodeOfError {
+  return TRPC_CODE_BY_STATUS[ERROR_STATUS[code]];
+}
 
 /**
  * The most an error body carries: the gateway cuts longer messages and lists to these
@@ -64,4 +91,37 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export function statusOf(code: ErrorCode): number {
   return ERROR_STATUS[code];
+}
+
+/**
+ * What an error of ours carries in tRPC's `error.data` on the wire (the services' error
+ * formatter and the gateway's /trpc answers write it): the HTTP status, our code, the field
+ * details and the recovery hints (`candidateId` on candidate_exists).
+ */
+export interface AppErrorData {
+  httpStatus?: number;
+  appCode?: ErrorCode;
+  appDetails?: ErrorDetail[];
+  appExtra?: Record<string, unknown>;
+}
+
+const isDetail = (d: unknown): d is ErrorDetail =>
+  typeof (d as ErrorDetail | null)?.path === 'string' && typeof (d as ErrorDetail).message === 'string';
+
+/**
+ * Reads AppErrorData out of a tRPC error's `data`, whoever sent it: the one decoder of the wire
+ * shape, for the services' clients (platform) and the console alike. A field that is missing or
+ * not of its type is left out, never guessed.
+ */
+export function appErrorDataOf(data: unknown): AppErrorData {
+  if (!data || typeof data !== 'object') return {};
+  const d = data as Record<string, unknown>;
+  const out: AppErrorData = {};
+  if (typeof d['httpStatus'] === 'number') out.httpStatus = d['httpStatus'];
+  const code = ErrorCode.safeParse(d['appCode']);
+  if (code.success) out.appCode = code.data;
+  if (Array.isArray(d['appDetails'])) out.appDetails = d['appDetails'].filter(isDetail);
+  const extra = d['appExtra'];
+  if (extra && typeof extra === 'object' && !Array.isArray(extra)) out.appExtra = extra as Record<string, unknown>;
+  return out;
 }

@@ -1,7 +1,9 @@
-import { createTRPCClient, httpLink, TRPCClientError, type HTTPLinkOptions } from '@trpc/client';
+import {
+  createTRPCClientProxy, createTRPCUntypedClient, httpLink, TRPCClientError, type HTTPLinkOptions, type Operation, type TRPCClient, type TRPCRequestOptions, type TRPCUntypedClient,
+} from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
-import type { ErrorCode, ErrorDetail } from '@hireloop/contracts';
-import { AppError, type AppErrorData } from './errors.js';
+import { appErrorDataOf } from '@hireloop/contracts';
+import { AppError } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import type { InternalTokenCache } from './internal-auth.js';
@@ -25,36 +27,53 @@ export interface CallContext {
 }
 
 
+/** Where an operation's CallContext rides in tRPC's per-operation context. */
+const CALL = 'hireloopCall';
+
 /**
- * A typed client of another service's router (STYLE.md: one long-lived client per process).
- * Each call passes its CallContext, which becomes the internal token and X-Request-Id headers.
+ * A typed client of another service's router: one tRPC client per service and process (STYLE.md),
+ * its link built once. `client(call)` is a view of it for one caller, not another client: each
+ * call through the view passes the CallContext in the operation's context, and the link turns it
+ * into the internal token and the X-Request-Id, audit and idempotency headers of that one call.
  */
 export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: string, tokens: InternalTokenCache) {
-  return (call: CallContext) =>
-    createTRPCClient<TRouter>({
-      links: [
-        httpLink<TRouter>({
-          url: `${baseUrl.replace(/\/$/, '')}/trpc`,
-          fetch: serviceFetch,
-          headers: async () => {
-            const headers: Record<string, string> = { authorization: `Bearer ${await tokens.tokenFor(call.auth)}` };
-            // Inside a service call, a call onward carries the same request, client and actor, so
-            // the writes it causes are audited as the original caller's. An activity runs in the
-            // scope of its workflow's request id (workflows' request-id.activity-interceptors.ts).
-            const audit = currentAuditContext();
-            const requestId = call.requestId ?? audit?.requestId ?? currentRequestId();
-            const ipPrefix = call.ipPrefix ?? audit?.ipPrefix;
-            const actor = call.actor ?? audit?.actorId;
-            if (requestId) headers['x-request-id'] = requestId;
-            if (ipPrefix) headers[CLIENT_IP_PREFIX_HEADER] = ipPrefix;
-            if (actor) headers[AUDIT_ACTOR_HEADER] = actor;
-            if (call.idempotencyScope) headers[IDEMPOTENCY_SCOPE_HEADER] = call.idempotencyScope;
-            return headers;
-          },
-          // Our routers use no transformer; the generic cannot see that through AnyTRPCRouter.
-        } as unknown as HTTPLinkOptions<TRouter['_def']['_config']['$types']>),
-      ],
-    });
+  const client = createTRPCUntypedClient<TRouter>({
+    links: [
+      httpLink<TRouter>({
+        url: `${baseUrl.replace(/\/$/, '')}/trpc`,
+        fetch: serviceFetch,
+        headers: ({ op }: { op: Operation }) => callHeaders(tokens, op.context[CALL] as CallContext),
+        // Our routers use no transformer; the generic cannot see that through AnyTRPCRouter.
+      } as unknown as HTTPLinkOptions<TRouter['_def']['_config']['$types']>),
+    ],
+  });
+  return (call: CallContext): TRPCClient<TRouter> => {
+    const withCall = (opts?: TRPCRequestOptions): TRPCRequestOptions => ({ ...opts, context: { ...opts?.context, [CALL]: call } });
+    const view = {
+      query: (path: string, input?: unknown, opts?: TRPCRequestOptions) => client.query(path, input, withCall(opts)),
+      mutation: (path: string, input?: unknown, opts?: TRPCRequestOptions) => client.mutation(path, input, withCall(opts)),
+      subscription: () => {
+        throw new Error('service clients make no subscriptions');
+      },
+    };
+    return createTRPCClientProxy<TRouter>(view as unknown as TRPCUntypedClient<TRouter>);
+  };
+}
+
+async function callHeaders(tokens: InternalTokenCache, call: CallContext): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${await tokens.tokenFor(call.auth)}` };
+  // Inside a service call, a call onward carries the same request, client and actor, so
+  // the writes it causes are audited as the original caller's. An activity runs in the
+  // scope of its workflow's request id (workflows' request-id.activity-interceptors.ts).
+  const audit = currentAuditContext();
+  const requestId = call.requestId ?? audit?.requestId ?? currentRequestId();
+  const ipPrefix = call.ipPrefix ?? audit?.ipPrefix;
+  const actor = call.actor ?? audit?.actorId;
+  if (requestId) headers['x-request-id'] = requestId;
+  if (ipPrefix) headers[CLIENT_IP_PREFIX_HEADER] = ipPrefix;
+  if (actor) headers[AUDIT_ACTOR_HEADER] = actor;
+  if (call.idempotencyScope) headers[IDEMPOTENCY_SCOPE_HEADER] = call.idempotencyScope;
+  return headers;
 }
 
 /**
@@ -68,8 +87,8 @@ export function rethrowServiceError(error: unknown): never {
 /** The AppError behind a failed service call, or null when `error` is not a service-call failure. */
 export function appErrorFromClientError(error: unknown): AppError | null {
   if (!(error instanceof TRPCClientError)) return null;
-  const data = (error.data ?? {}) as AppErrorData & { httpStatus?: number };
-  if (data.appCode) return new AppError(data.appCode as ErrorCode, error.message, data.appDetails as ErrorDetail[] | undefined, data.appExtra);
+  const data = appErrorDataOf(error.data);
+  if (data.appCode) return new AppError(data.appCode, error.message, data.appDetails, data.appExtra);
   if (!error.data) return new AppError('service_unavailable', 'A platform service is unavailable; try again shortly.');
   return null;
 }

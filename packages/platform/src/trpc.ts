@@ -1,8 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
-import type { ErrorDetail, Scope } from '@hireloop/contracts';
-import { AppError, toTRPCError, type AppErrorData } from './errors.js';
+import type { AppErrorData, ErrorDetail, Scope } from '@hireloop/contracts';
+import { AppError, toTRPCError } from './errors.js';
 import { appErrorFromClientError } from './service-client.js';
 import { databaseUnavailable, isTransientDatabaseError } from './database-errors.js';
 import type { InternalAuth } from './internal-auth.js';

@@ -1,0 +1,140 @@
+import type { NextFunction, Request, Response } from 'express';
+import { TRPCError } from '@trpc/server';
+import { AppError, appErrorOf, clientIpPrefix, databaseUnavailable, idempotencyScope, isTransientDatabaseError, type CallContext, type Logger } from '@hireloop/platform';
+import type { ServiceClients } from '../services.js';
+import { locals, type ApiCaller } from '../request-context.js';
+import { internalError } from '../api/errors.js';
+import { restErrorResponse, type RestResponder, type RestResponse } from '../api/rest-response.js';
+import type { RestRouter } from './router.js';
+import type { ApiRoute, RouteMatch, RouteTable } from './route-table.js';
+import { createCallerFactory, type RestContext } from './trpc.js';
+import { scopeRefusal } from './scope.js';
+
+/**
+ * Routes each /api/v1 request once, right after its key is verified: every later step (the
+ * query check, Idempotency-Key, the dispatcher) reads the match from the request's locals.
+ */
+export function routeApiRequests(routes: RouteTable) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    locals(req).route = routes.match(req.method, req.url);
+    next();
+  };
+}
+
+/** The route a request was matched to by routeApiRequests. */
+export function routeOf(req: Request): RouteMatch {
+  const match = locals(req).route;
+  if (!match) throw new Error('routeApiRequests has not run for this request');
+  return match;
+}
+
+export interface DispatcherDeps {
+  router: RestRouter;
+  services: ServiceClients;
+  publicBaseUrl: string;
+  logger: Logger;
+}
+
+/**
+ * The gateway's own dispatch of /api/v1 (PRODUCT.md §3 for every refusal), as a response value:
+ * - no route: 404 route_not_found; a path served with other methods only: 405 with `Allow`;
+ * - the key's scope (403) before anything about the input;
+ * - a path parameter named again in the query or body: 422, as for any unknown field;
+ * - one validation, by the procedure's zod input schema: the query (GET, DELETE) or the JSON body,
+ *   with the path parameters merged in, exactly as the client sent them (no coercion: a number
+ *   sent as a string is refused, CLARIFICATIONS "Encodings"; integer query parameters parse their
+ *   own digits, `queryInt`);
+ * - one call of the procedure, which calls its service through the caller's typed client;
+ * - its result as `{data}` with the route's success status, `Location` and the headers it set;
+ *   any error as our envelope, anything not ours a logged 500.
+ * HEAD is routed as the GET (route-table.ts); Node sends it without the body.
+ */
+export function createDispatcher({ router, services, publicBaseUrl, logger }: DispatcherDeps): RestResponder {
+  const createCaller = createCallerFactory(router);
+
+  return async (req) => {
+    const match = routeOf(req);
+    const { requestId } = locals(req);
+    // authenticateApiKey ran before routing: every routed request has its caller.
+    const caller = locals(req).caller!;
+    if (match.kind === 'none') return restErrorResponse(new AppError('route_not_found', `No route ${req.method} ${pathOf(req.originalUrl)}.`), requestId);
+    if (match.kind === 'method_not_allowed') {
+      const allow = match.allow.join(', ');
+      const error = new AppError('route_not_found', `${pathOf(req.originalUrl)} does not answer ${req.method}; it answers ${allow}.`);
+      return restErrorResponse(error, requestId, { status: 405, headers: { Allow: allow } });
+    }
+    const { route, params } = match;
+    // Express parses the query again on every read of req.query.
+    const query = req.query as Record<string, string | string[]>;
+    const refusal = scopeRefusal(caller, route) ?? misplacedPathParams(route, query, req.body);
+    if (refusal) return restErrorResponse(refusal, requestId);
+
+    const input = { ...(route.inputFrom === 'query' ? queryInput(query) : (req.body as object)), ...params };
+    const call: CallContext = {
+      auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes },
+      requestId,
+      // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
+      ipPrefix: clientIpPrefix(req.ip),
+      ...forwardedIdempotency(req, caller, match.path),
+    };
+    const clients = services.forCaller(call);
+    const ctx: RestContext = { caller, requestId, request: { url: req.originalUrl, body: req.body }, publicBaseUrl, response: { headers: {} }, ...clients };
+    try {
+      const procedure = (createCaller(ctx) as unknown as Record<string, (input: unknown) => Promise<unknown>>)[route.procedure]!;
+      return success(route, ctx, await procedure(input));
+    } catch (cause) {
+      const error = cause instanceof TRPCError ? cause : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause });
+      const app = appErrorOf(error) ?? (isTransientDatabaseError(error.cause) ? databaseUnavailable() : null);
+      if (!app) logger.error({ err: error, path: route.procedure, requestId }, 'REST procedure failed');
+      return restErrorResponse(app ?? internalError(), requestId);
+    }
+  };
+}
+
+function success(route: ApiRoute, ctx: RestContext, data: unknown): RestResponse {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...ctx.response.headers };
+  const location = route.meta.location;
+  if (location) headers['Location'] = `/api/v1${location.replace('{id}', (data as { data: { id: string } }).data.id)}`;
+  return { status: route.meta.successStatus ?? 200, headers, body: data === undefined ? '' : JSON.stringify(data) };
+}
+
+const pathOf = (url: string) => url.split('?')[0]!;
+
+/**
+ * The query as a route's input: each parameter once as its string, a repeated one as the list
+ * of its values (which no schema takes: 422), an empty one as absent. A null-prototype object,
+ * so `__proto__` is an unknown parameter like any other.
+ */
+function queryInput(query: Record<string, string | string[]>): Record<string, unknown> {
+  const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    if (!value) continue;
+    input[name] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  }
+  return input;
+}
+
+/**
+ * The path parameters are the route's: `PATCH /webhooks/{id}` with a body `{"id": …}`, or `?id=`
+ * on `GET /webhooks/{id}`, would otherwise be silently overruled by the path. The published
+ * document lists neither (unknown query parameters and body fields are 422, PRODUCT.md §5,
+ * `additionalProperties: false`): they are refused as the schema refuses any unknown field.
+ */
+function misplacedPathParams(route: ApiRoute, query: object, body: unknown): AppError | null {
+  const inBody = (name: string) => typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, name);
+  const found = route.params.filter((name) => Object.hasOwn(query, name) || inBody(name));
+  if (found.length === 0) return null;
+  return new AppError('validation_failed', 'The request names a path parameter in its query or body.', found.map((name) => ({ path: name, message: 'unknown field or parameter' })));
+}
+
+/**
+ * The Idempotency-Key of a POST, scoped to the caller's API key and the route's one spelling of
+ * the path, for the owning service to record with its write (PRODUCT.md §6): the same record key
+ * the gateway's own idempotency uses. Each service procedure names it for itself
+ * (procedureScope), so two writes of one request never share a record.
+ */
+function forwardedIdempotency(req: Request, caller: ApiCaller, path: string): Pick<CallContext, 'idempotencyScope'> {
+  const key = req.headers['idempotency-key'];
+  if (req.method !== 'POST' || typeof key !== 'string' || key.length === 0) return {};
+  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, `/api/v1${path}`, key) };
+}
