@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './common.js';
 export * from './identity.js';
 export * from './recruiting.js';
+export * from './interviewer.js';
 export * from './events.js';
 export * from './integrations.js';
 export * from './http.js';

@@ -1,10 +1,13 @@
-import { AppError, changedSince, isoMicros, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
 import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
-import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
+import { getPositionRow } from '../positions/positions.queries.js';
+import { defaultQuestionsFor } from '../positions/default-rubric.js';
 import { InviteTokens } from './invite-token.js';
+import { appendTurns, questionPlanOf, scriptedTurns } from './transcript.js';
+import { startEvaluationVersion } from '../evaluations/versions.js';
 import { AI_NOTICE_VERSION } from './ai-notice.js';
 import { effectiveStatus, hasEffectiveStatus } from './status.js';
 
@@ -65,7 +68,8 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
   const now = new Date();
   const id = newId(ID_PREFIXES.interview, now.getTime());
   const invite = tokens.issue();
-  const questions = position.interview_questions.length ? position.interview_questions : DEFAULT_INTERVIEW_QUESTIONS;
+  // Pinned (PRODUCT.md §12): later edits of the position never change how this interview is asked or scored.
+  const questions = position.questions.length ? position.questions : defaultQuestionsFor(position);
   const row = await trx
     .insertInto('recruiting.interviews')
     .values({
@@ -79,7 +83,9 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
       duration_minutes: input.duration,
       invite_token_hash: invite.hash,
       invite_token_sealed: invite.sealed,
-      questions: JSON.stringify(questions),
+      questions: JSON.stringify(questions.map((q) => q.text)),
+      rubric_version: position.rubric_version,
+      pinned_questions: JSON.stringify(questions),
       expires_at: new Date(now.getTime() + input.expiresInDays * DAY_MS),
       created_at: now,
       updated_at: now,
@@ -123,7 +129,7 @@ export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteT
 }
 
 /** Moves an interview to a new status and records the matching event, in the caller's transaction. */
-async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason' | 'consent_given_at' | 'consent_notice_version' | 'declined_at'>> & { answers?: string }) {
+async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason' | 'consent_given_at' | 'consent_notice_version' | 'declined_at'>>) {
   const now = new Date();
   const updated = await trx
     .updateTable('recruiting.interviews')
@@ -239,8 +245,9 @@ export function declineInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens,
 }
 
 /**
- * The candidate submits an answer to every question: in progress → completed, the evaluation
- * becomes `processing`, and its workflow `evaluate:<id>` is queued in the same transaction.
+ * The candidate submits an answer to every question: the questions and answers become the
+ * transcript's turns, in progress → completed, and evaluation version 1 starts (`processing`,
+ * its workflow queued in the same transaction).
  */
 export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string, answers: string[], taskQueue: string) {
   return db.transaction().execute(async (trx) => {
@@ -252,17 +259,11 @@ export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
     if (answers.length !== row.questions.length) {
       throw new AppError('validation_failed', `Answer all ${row.questions.length} questions.`, [{ path: 'answers', message: `expected ${row.questions.length} answers` }]);
     }
-    const interview = await transition(trx, tokens, row, 'completed', { completed_at: new Date(), answers: JSON.stringify(answers) });
+    const now = new Date();
+    await appendTurns(trx, row, scriptedTurns(questionPlanOf(row), answers, row.started_at ?? now, now));
+    const interview = await transition(trx, tokens, row, 'completed', { completed_at: now });
     await recordCandidateAudit(trx, row, 'interview.submitted');
-    await trx.insertInto('recruiting.evaluations').values({ interview_id: row.id, organization_id: row.organization_id, status: 'processing', strengths: '[]', concerns: '[]', competencies: '[]' }).execute();
-    await enqueueWorkflowStart(trx, SCHEMA, {
-      workflowId: `evaluate:${row.id}`,
-      workflowType: 'evaluateInterview',
-      args: [{ interviewId: row.id, organizationId: row.organization_id }],
-      organizationId: row.organization_id,
-      kind: 'evaluation',
-      taskQueue,
-    });
+    await startEvaluationVersion(trx, row, { version: 1, rubricVersion: row.rubric_version }, taskQueue);
     return interview;
   });
 }
