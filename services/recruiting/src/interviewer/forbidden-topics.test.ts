@@ -1,0 +1,138 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FORBIDDEN_TERMS, findForbiddenTopic, foldForMatching, type ProtectedTopic } from './forbidden-topics.js';
+
+const TOPICS: ProtectedTopic[] = [
+  'age', 'family', 'pregnancy_children', 'marital_status', 'health_disability', 'religion', 'origin', 'citizenship',
+  'sexual_orientation', 'gender_identity', 'union_membership', 'political_opinion', 'criminal_record',
+];
+
+describe('forbidden topics: the lists', () => {
+  it('every supported language lists every protected topic of PRODUCT.md §12', () => {
+    for (const [language, lists] of Object.entries(FORBIDDEN_TERMS)) {
+      for (const topic of TOPICS) assert.ok((lists[topic] ?? []).length > 0, `${language} has no terms for ${topic}`);
+    }
+  });
+
+  it('every term is written folded, so it can match folded text', () => {
+    for (const lists of Object.values(FORBIDDEN_TERMS)) {
+      for (const term of Object.values(lists).flat()) {
+        const bare = term.replace(/\*$/, '').replaceAll('?', 'z');
+        assert.equal(foldForMatching(bare), bare, `"${term}" is not folded`);
+      }
+    }
+  });
+});
+
+describe('forbidden topics: follow-ups that are dropped', () => {
+  const english: [string, ProtectedTopic][] = [
+    ['How old were you when you started programming?', 'age'],
+    ['What is your date of birth?', 'age'],
+    ['When do you plan to retire?', 'age'],
+    ['Do you have children, and who looks after them?', 'pregnancy_children'],
+    ['Are you pregnant or planning a family?', 'family'],
+    ['Is your husband also moving to Berlin?', 'marital_status'],
+    ['Are you married?', 'marital_status'],
+    ['Do you have any disabilities we should know about?', 'health_disability'],
+    ['How is your mental health these days?', 'health_disability'],
+    ['Which church do you attend on Sundays?', 'religion'],
+    ['Would you need time off for Ramadan?', 'religion'],
+    ['Where are you from originally?', 'origin'],
+    ['Is English your native language?', 'origin'],
+    ['Are you a US citizen?', 'citizenship'],
+    ['Are you authorised to work in the UK?', 'citizenship'],
+    ['Are you authorized to work here?', 'citizenship'],
+    ['Do you need visa sponsorship?', 'citizenship'],
+    ['Is your partner a man or a woman?', 'family'],
+    ['What is your sexual orientation?', 'sexual_orientation'],
+    ['Which pronouns do you use?', 'gender_identity'],
+    ['Have you ever been a member of a trade union?', 'union_membership'],
+    ['Would you unionize your team?', 'union_membership'],
+    ['Who did you vote for in the last election?', 'political_opinion'],
+    ['Have you ever been arrested?', 'criminal_record'],
+    ['Do you have a criminal record?', 'criminal_record'],
+  ];
+  for (const [question, topic] of english) {
+    it(`"${question}" touches ${topic}`, () => {
+      const found = findForbiddenTopic(question, 'en');
+      assert.ok(found, `not caught: ${question}`);
+      assert.equal(found.topic, topic);
+    });
+  }
+
+  const german: [string, ProtectedTopic][] = [
+    ['Wie alt sind Sie?', 'age'],
+    ['Wann sind Sie geboren?', 'age'],
+    ['Haben Sie Kinder?', 'pregnancy_children'],
+    ['Planen Sie eine Schwangerschaft?', 'pregnancy_children'],
+    ['Sind Sie verheiratet?', 'marital_status'],
+    ['Haben Sie eine Schwerbehinderung?', 'health_disability'],
+    ['Wie oft waren Sie im letzten Jahr krank?', 'health_disability'],
+    ['Welcher Konfession gehören Sie an?', 'religion'],
+    ['Was ist Ihre Muttersprache?', 'origin'],
+    ['Welche Staatsangehörigkeit haben Sie?', 'origin'],
+    ['Brauchen Sie eine Arbeitserlaubnis?', 'citizenship'],
+    ['Sind Sie homosexuell?', 'sexual_orientation'],
+    ['Welches Geschlecht haben Sie?', 'gender_identity'],
+    ['Sind Sie Mitglied einer Gewerkschaft?', 'union_membership'],
+    ['Welche Partei unterstützen Sie?', 'political_opinion'],
+    ['Haben Sie Vorstrafen?', 'criminal_record'],
+    ['Können Sie ein Führungszeugnis vorlegen?', 'criminal_record'],
+  ];
+  for (const [question, topic] of german) {
+    it(`"${question}" touches ${topic}`, () => {
+      const found = findForbiddenTopic(question, 'de');
+      assert.ok(found, `not caught: ${question}`);
+      assert.equal(found.topic, topic);
+    });
+  }
+
+  it('case, width, diacritics and punctuation do not hide a term', () => {
+    for (const text of ['ARE YOU MARRIED?', 'Are you ｍａｒｒｉｅｄ?', 'Are you married...', 'Are\u00a0you\nmarried']) {
+      assert.equal(findForbiddenTopic(text, 'en')?.topic, 'marital_status', text);
+    }
+    assert.equal(findForbiddenTopic('Welche STAATSANGEHORIGKEIT haben Sie?', 'de')?.topic, 'origin');
+    assert.equal(findForbiddenTopic('Welche Religiösität?', 'de')?.topic, 'religion');
+  });
+
+  it('a German interview is also checked against English, the language a model strays into', () => {
+    assert.equal(findForbiddenTopic('Are you married?', 'de')?.topic, 'marital_status');
+  });
+
+  it('says which listed term matched, never the text itself', () => {
+    const found = findForbiddenTopic('Tell me about your wife, Anna.', 'en');
+    assert.deepEqual(found, { topic: 'marital_status', term: 'wife', language: 'en' });
+  });
+});
+
+describe('forbidden topics: follow-ups that pass', () => {
+  const ordinary: [string, 'en' | 'de'][] = [
+    ['Can you give a concrete example of a time you resolved a conflict in your team?', 'en'],
+    ['What kind of tests did you write, and why those?', 'en'],
+    ['How did you find the race condition, and how did you fix it?', 'en'],
+    ['What did the health check of the service verify?', 'en'],
+    ['Which metric told you the migration worked?', 'en'],
+    ['How did you alter the schema without downtime?', 'en'],
+    ['What was your role in the project, and what would you do differently?', 'en'],
+    ['How did the leader election behave during the partition?', 'en'],
+    ['Können Sie ein konkretes Beispiel nennen, wie Sie den Konflikt gelöst haben?', 'de'],
+    ['Welche Art von Tests haben Sie geschrieben?', 'de'],
+    ['Glauben Sie, dass die Lösung skaliert hätte?', 'de'],
+    ['Wie haben Sie sich mit dem Team abgestimmt?', 'de'],
+    ['Was war Ihre Rolle in der Produktfamilie?', 'de'],
+  ];
+  for (const [question, language] of ordinary) {
+    it(`"${question}" (${language}) passes`, () => assert.equal(findForbiddenTopic(question, language), null));
+  }
+
+  it('a German word is not read into an English follow-up ("kind" is not "Kind")', () => {
+    assert.equal(findForbiddenTopic('What kind of project was it?', 'en'), null);
+    assert.equal(findForbiddenTopic('Was für ein Kind?', 'de')?.topic, 'pregnancy_children');
+  });
+
+  it('a listed word inside a longer word is not a match without a trailing *', () => {
+    assert.equal(findForbiddenTopic('How did you manage the stage gates?', 'en'), null); // "age"
+    assert.equal(findForbiddenTopic('What was your strategy?', 'en'), null); // "ill"? no
+    assert.equal(findForbiddenTopic('Which vendor did you pick?', 'en'), null);
+  });
+});
