@@ -31,8 +31,11 @@ export const CSP = {
     'form-action': ["'none'"],
     ...NEVER_FRAMED,
   },
-  /** The invite page: plain HTML forms posting to itself, inline styles, no script. */
-  invite: { 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"], 'form-action': ["'self'"], ...NEVER_FRAMED },
+  /**
+   * The invite page: plain HTML forms posting to itself and inline styles; its one script is
+   * our own file (progressive enhancement), which fetches the next turn from the same origin.
+   */
+  invite: { 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"], 'script-src': ["'self'"], 'connect-src': ["'self'"], 'form-action': ["'self'"], ...NEVER_FRAMED },
 } satisfies Record<string, Directives>;
 
 /**

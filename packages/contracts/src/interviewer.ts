@@ -91,6 +91,25 @@ export const Question = z
 export type Question = z.infer<typeof Question>;
 export const Questions = z.array(Question).max(MAX_QUESTIONS);
 
+/**
+ * The languages an interview can be held in (PRODUCT.md §12 "Language"): the invite page's fixed
+ * texts and the AI notice exist in each, and the interviewer writes its follow-ups in it.
+ */
+export const INTERVIEW_LANGUAGES = ['en', 'de'] as const;
+export const InterviewLanguage = z
+  .enum(INTERVIEW_LANGUAGES)
+  .describe('The language of the interview (BCP 47). Supported: `en` (English, the default) and `de` (German); any other value is 422 `validation_failed`. The invite page, the AI notice and the interviewer\'s follow-up questions use it; the scripted questions are asked as the position words them.');
+export type InterviewLanguage = z.infer<typeof InterviewLanguage>;
+
+/** What the candidate is given beyond `duration` (PRODUCT.md §12 "Time"). */
+export const Accommodations = z
+  .object({
+    extraTimePercent: int32(0, 100).default(0).describe('Extra time on top of `duration`, 0–100 percent: the time budget shown to the candidate is `duration` × (1 + extraTimePercent / 100)'),
+  })
+  .strict()
+  .meta({ id: 'Accommodations' });
+export type Accommodations = z.infer<typeof Accommodations>;
+
 /** Why a follow-up was not asked (PRODUCT.md §12 "Turns"). */
 export const FollowUpSkipped = z.enum(['timeout', 'provider_error', 'invalid_output', 'forbidden_topic', 'budget']);
 export type FollowUpSkipped = z.infer<typeof FollowUpSkipped>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Timestamp } from './common.js';
-import { CompetencyScore, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
+import { Accommodations, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
 // used by the input that sets it and by the resource that returns it, so the OpenAPI document
@@ -199,6 +199,8 @@ export const Interview = z
     candidate: CandidateSummary,
     positionId: PositionId,
     duration: Duration.describe('Length in whole minutes'),
+    language: InterviewLanguage,
+    accommodations: Accommodations.describe('What the candidate is given beyond `duration`'),
     inviteUrl: z.url().max(2048).describe('The page where the candidate takes the interview; send it to the candidate'),
     expiresAt: Timestamp,
     startedAt: Timestamp.nullable(),
@@ -221,7 +223,9 @@ export const CreateInterviewBody = z
       .strict(),
     positionId: PositionId,
     duration: Duration.default(30).describe('Whole minutes, 5–180'),
-    expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation'),
+    expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation. An interview started before then can be finished until `expiresAt` plus its time budget'),
+    language: InterviewLanguage.default('en'),
+    accommodations: Accommodations.optional().describe('Extra time for the candidate (e.g. an agreed accommodation); none by default'),
   })
   .strict()
   .meta({ id: 'CreateInterviewBody' });

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Kysely, Transaction } from '@hireloop/platform';
-import type { Competency, CompetencyScore, FollowUpSkipped, Question, TurnSignals } from '@hireloop/contracts';
+import type { Competency, CompetencyScore, FollowUpSkipped, InterviewLanguage, Question, TurnSignals } from '@hireloop/contracts';
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type Json<T> = ColumnType<T, string, string>;
@@ -73,6 +73,10 @@ export interface InterviewsTable {
   candidate_id: string;
   position_id: string;
   duration_minutes: number;
+  /** The interview's language (INTERVIEW_LANGUAGES): page texts, the AI notice, follow-ups. */
+  language: ColumnType<InterviewLanguage, InterviewLanguage | undefined, InterviewLanguage>;
+  /** Extra time on top of the duration, 0–100 percent (PRODUCT.md §12 "Time"). */
+  extra_time_percent: ColumnType<number, number | undefined, number>;
   invite_token_hash: string;
   /** The token sealed with INVITE_TOKEN_KEYS (null only before the start-up backfill). */
   invite_token_sealed: string | null;

@@ -21,6 +21,7 @@ import { createFlow, getFlow, listFlows, updateFlow } from './flows/flows.querie
 import { enroll, listCandidateEnrollments, listEnrollments, moveEnrollment } from './flows/enrollments.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
+import type { Interviewer } from './interviewer/conversation.queries.js';
 
 export interface RecruitingDeps {
   db: Kysely<RecruitingDB>;
@@ -38,6 +39,8 @@ export interface RecruitingDeps {
   idempotencyRetentionHours: number;
   /** RETENTION_ANSWERS_DAYS, stated in the invite page's AI notice. */
   retentionAnswersDays: number;
+  /** The AI interviewer's follow-ups (writer and deadline) and what starts when an interview ends. */
+  interviewer: Omit<Interviewer, 'taskQueue'>;
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
@@ -176,7 +179,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(z.object({ created: z.boolean() }))
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
-    invites: inviteRouter(db, tokens, deps.taskQueue, deps.retentionAnswersDays),
+    invites: inviteRouter(db, tokens, { ...deps.interviewer, taskQueue: deps.taskQueue }, deps.retentionAnswersDays),
     retention: router({
       /**
        * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past

@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/activity';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { classifyAiError, createOpenAiClient, structuredCompletion, type StructuredResult } from '@hireloop/ai';
 import { EvaluationResult, JobDescriptionResult, ModelEvaluation, type Competency, type Rubric } from '@hireloop/contracts';
 import { dataBlock, dataDelimiters, dataRule } from '@hireloop/platform/prompt-data';
 import { offlineRubricEvaluation } from './offline-rubric.js';
@@ -55,7 +56,7 @@ export interface AiConfig {
 
 /** OpenAI (or any OpenAI-compatible server) when a key is configured, else the offline provider. */
 export function createAiProvider(config: AiConfig): AiProvider {
-  return config.apiKey ? new OpenAiProvider(config) : new OfflineProvider();
+  return config.apiKey ? new OpenAiProvider({ ...config, apiKey: config.apiKey }) : new OfflineProvider();
 }
 
 /**
@@ -123,9 +124,9 @@ export class OpenAiProvider implements AiProvider {
   readonly legacyPromptVersion = LEGACY_PROMPT_VERSION;
   private readonly client: OpenAI;
 
-  constructor(config: AiConfig) {
+  constructor(config: AiConfig & { apiKey: string }) {
     this.model = config.model;
-    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 0, timeout: config.timeoutMs });
+    this.client = createOpenAiClient({ apiKey: config.apiKey, baseUrl: config.baseUrl, timeoutMs: config.timeoutMs });
   }
 
   async evaluateInterview(input: EvaluationInput): Promise<EvaluationResult> {
@@ -165,41 +166,24 @@ whole description as markdown. Avoid gendered language and needless requirements
     if (first.ok) return first.value;
     const second = await this.attempt(schema, name, user, system);
     if (second.ok) return second.value;
-    throw ApplicationFailure.nonRetryable(second.reason, 'ai_invalid_output');
+    throw ApplicationFailure.nonRetryable(`Twice no usable AI reply. ${second.reason}`, 'ai_invalid_output');
   }
 
-  private async attempt<T extends z.ZodType>(schema: T, name: string, user: string, system: string): Promise<{ ok: true; value: z.infer<T> } | { ok: false; reason: string }> {
-    let content: string | null | undefined;
+  private async attempt<T extends z.ZodType>(schema: T, name: string, user: string, system: string): Promise<StructuredResult<z.infer<T>>> {
     try {
-      const completion = await this.client.chat.completions.create({
-        model: this.model,
-        messages: [
-          { role: 'system', content: system },
-          { role: 'user', content: user },
-        ],
-        response_format: { type: 'json_schema', json_schema: { name, schema: z.toJSONSchema(schema) as Record<string, unknown> } },
-      });
-      content = completion.choices[0]?.message.content;
+      return await structuredCompletion(this.client, { model: this.model, schema, name, system, user });
     } catch (err) {
-      throw classifyAiError(err);
+      throw temporalFailureOf(err);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(content ?? '');
-    } catch {
-      return { ok: false, reason: 'The AI reply was not JSON, twice.' };
-    }
-    const result = schema.safeParse(parsed);
-    if (!result.success) return { ok: false, reason: `The AI reply did not match the schema, twice: ${result.error.issues[0]?.message}`.slice(0, 500) };
-    return { ok: true, value: result.data };
   }
 }
 
-/** Permanent for a request the provider refuses; retryable for rate limits, outages and timeouts. */
-export function classifyAiError(err: unknown): Error {
-  if (err instanceof OpenAI.APIError && err.status !== undefined) {
-    if (err.status === 429 || err.status >= 500) return ApplicationFailure.retryable(`AI provider answered ${err.status}`, 'ai_unavailable');
-    return ApplicationFailure.nonRetryable(`AI provider refused the request (${err.status}): ${err.message.slice(0, 300)}`, 'ai_request_rejected');
-  }
-  return ApplicationFailure.retryable(`AI provider unreachable: ${(err as Error).message}`, 'ai_unavailable');
+/**
+ * An AI call's failure as Temporal sees it: permanent for a request the provider refuses;
+ * retryable for rate limits, outages and timeouts.
+ */
+export function temporalFailureOf(err: unknown): Error {
+  const failure = classifyAiError(err);
+  if (failure.kind === 'rejected') return ApplicationFailure.nonRetryable(failure.message, 'ai_request_rejected');
+  return ApplicationFailure.retryable(failure.message, 'ai_unavailable');
 }

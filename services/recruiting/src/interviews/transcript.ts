@@ -1,5 +1,5 @@
 import { newId } from '@hireloop/platform';
-import { ID_PREFIXES, type Question, type Transcript, type Turn } from '@hireloop/contracts';
+import { ID_PREFIXES, type Question, type Transcript, type Turn, type TurnSignals } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import type { Db, InterviewsTable, InterviewTurnsTable } from '../db.js';
 
@@ -52,12 +52,25 @@ export interface NewTurn {
   questionId: string;
   text: string;
   at: Date;
+  /** An answer's integrity signals (only with consent to a notice that mentions them). */
+  signals?: TurnSignals | null;
 }
 
-/** Stores turns once each: a turn already stored at its `seq` is kept as it is. */
-export async function appendTurns(trx: Db, interview: { id: string; organization_id: string }, turns: NewTurn[]): Promise<void> {
-  if (turns.length === 0) return;
-  await trx
+/**
+ * The interview's first turn, its first scripted question, unless a turn exists already: asked
+ * when the candidate starts, and when an interview that was in progress before the conversation
+ * existed is opened again (CLARIFICATIONS 2026-11-26: it continues from its first question).
+ */
+export async function askFirstQuestion(trx: Db, row: Pick<Selectable<InterviewsTable>, 'id' | 'organization_id' | 'questions' | 'pinned_questions'>, at = new Date()): Promise<void> {
+  const first = questionPlanOf(row)[0];
+  if (!first) return;
+  await appendTurns(trx, row, [{ seq: 0, role: 'interviewer', kind: 'question', questionId: first.id, text: first.text, at }]);
+}
+
+/** Stores turns once each: a turn already stored at its `seq` is kept as it is. Returns those stored now. */
+export async function appendTurns(trx: Db, interview: { id: string; organization_id: string }, turns: NewTurn[]): Promise<TurnRow[]> {
+  if (turns.length === 0) return [];
+  return trx
     .insertInto('recruiting.interview_turns')
     .values(
       turns.map((t) => ({
@@ -70,9 +83,11 @@ export async function appendTurns(trx: Db, interview: { id: string; organization
         question_id: t.questionId,
         text: t.text,
         at: t.at,
+        signals: t.signals ? JSON.stringify(t.signals) : null,
       })),
     )
     .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+    .returningAll()
     .execute();
 }
 
