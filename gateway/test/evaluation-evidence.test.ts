@@ -218,15 +218,16 @@ describe('GET /interviews/{id}/evaluation: scores tied to verified quotes', () =
     assert.deepEqual(events.map((e) => e.data.version).sort(), [1, 2, 3], 'evaluation.completed is sent for each version, with its version');
   });
 
-  it('a re-run in progress never hides the finished score: GET …/evaluation stays on the completed version', async () => {
+  it('a re-run in progress never hides the finished score: GET …/evaluation stays on the completed version', { timeout: 180_000 }, async () => {
     const position = await newRubricPosition();
     const marker = `hidden-${Date.now()}`;
     const { id, token } = await interviewOf(position.id);
     await answer(token, [`First ${marker}.`, 'Second.']);
     await settled(id, 1);
     const held = ai.hold(marker);
-    const rerun = await call('POST', `/api/v1/interviews/${id}/evaluation/rerun`, { key: org.key, body: { rubric: 'pinned' } });
-    assert.equal(rerun.status, 202, rerun.text);
+    // Through this test's recruiting service, so the re-run runs on this test's worker and AI.
+    const rerun = await recruiting.forOrganization(org.organization.id).evaluations.rerun.mutate({ interviewId: id, body: { rubric: 'pinned' } });
+    assert.deepEqual([rerun.version, rerun.status], [2, 'processing']);
     await held.received;
     const shown = (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
     assert.deepEqual([shown.version, shown.status], [1, 'completed']);
