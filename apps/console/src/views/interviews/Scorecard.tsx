@@ -51,7 +51,7 @@ export function Scorecard({ interviewId }: { interviewId: string }) {
           }}
         </QueryView>
       </section>
-      <Transcript interviewId={interviewId} highlight={highlight} />
+      <Transcript interviewId={interviewId} highlight={highlight} status={evaluation.data?.status} />
     </>
   );
 }

@@ -18,8 +18,13 @@ export interface Highlight {
 
 const KIND_LABEL: Record<Turn['kind'], string> = { question: 'Question', follow_up: 'Follow-up', answer: 'Answer' };
 
-export function Transcript({ interviewId, highlight }: { interviewId: string; highlight: Highlight | null }) {
+/** `status`: the evaluation's; the turns are read again when it changes (a submission adds them). */
+export function Transcript({ interviewId, highlight, status }: { interviewId: string; highlight: Highlight | null; status: string | undefined }) {
   const transcript = useQuery(recruiting.interviews.transcript.queryOptions({ id: interviewId }));
+  const { refetch } = transcript;
+  useEffect(() => {
+    if (status) void refetch();
+  }, [status, refetch]);
   const marked = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!highlight) return;
