@@ -99,17 +99,25 @@ describe('retention purges', () => {
     };
     const old = await completed();
     const recent = await completed();
+    const evaluation = async (id: string) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
+    const before = await evaluation(old);
     await db.query(`update recruiting.interviews set completed_at = now() - interval '366 days' where id = $1`, [old]);
     await runSchedule('purge-recruiting');
-    const evaluation = async (id: string) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
     const scrubbed = await evaluation(old);
     assert.equal(scrubbed.status, 'completed');
-    assert.equal(typeof scrubbed.overallScore, 'number');
-    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns], [[], null, [], []]);
+    assert.equal(scrubbed.overallScore, before.overallScore, 'the score stays');
+    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns, scrubbed.overallScoreReason], [[], null, [], [], null]);
     assert.ok(scrubbed.competencies.every((c: { rationale: string; score: number }) => c.rationale === '' && c.score >= 1));
+    assert.deepEqual(scrubbed.competencyScores.map((c: { score: number | null }) => c.score), before.competencyScores.map((c: { score: number | null }) => c.score), 'the competency scores stay');
+    assert.ok(scrubbed.competencyScores.every((c: { rationale: string; evidence: unknown[] }) => c.rationale === '' && c.evidence.length === 0), 'their rationales and quotes go');
+    assert.deepEqual((await call('GET', `/api/v1/interviews/${old}/transcript`, { key: org.key })).body.data.turns, [], 'the transcript goes');
+    const rerun = await call('POST', `/api/v1/interviews/${old}/evaluation/rerun`, { key: org.key, body: {} });
+    assert.equal(rerun.status, 409, rerun.text);
+    assert.equal(rerun.body.error.code, 'conflict', 'nothing is left to evaluate again');
     const kept = await evaluation(recent);
     assert.equal(kept.answers.length, 2);
     assert.ok(kept.summary);
+    assert.equal((await call('GET', `/api/v1/interviews/${recent}/transcript`, { key: org.key })).body.data.turns.length, 4);
   });
 
   it('integrations: relayed outbox rows past 24 h, delivery attempts, inbound ATS events and erased people\'s tombstones past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {

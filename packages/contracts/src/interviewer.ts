@@ -19,6 +19,7 @@ export const MAX_EVALUATION_VERSIONS = 10;
 export const MAX_ANSWER_CHARS = 10_000;
 
 export const CompetencyKey = text()
+  .max(40)
   .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be 1–40 lowercase letters, digits or _, starting with a letter')
   .describe('Stable key of the competency, unique in its rubric (`^[a-z][a-z0-9_]{0,39}$`)');
 

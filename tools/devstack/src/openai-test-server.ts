@@ -9,6 +9,8 @@ import { startTestServer } from './testing.js';
  * and, on any of them, `delayMs` before the reply is sent.
  */
 export type ScriptedReply = ({ status: number; error?: string } | { content: string } | { json: unknown } | { hang: true }) & { delayMs?: number };
+/** A reply, or (in-process only) a reply made from the request, e.g. quoting its transcript. */
+export type Scripted = ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
 
 export interface RecordedRequest {
   path: string;
@@ -31,6 +33,11 @@ export interface ScriptedQuote {
 /** What the rubric evaluation asks of a model: per competency a score, a rationale and quotes. */
 export function evaluationReply(competencies: { key: string; score: number | null; rationale?: string; quotes?: ScriptedQuote[] }[]): ScriptedReply {
   return { json: { competencies: competencies.map((c) => ({ rationale: `Scripted rationale for ${c.key}.`, quotes: [], ...c })) } };
+}
+
+/** The transcript turns (one JSON object per line) that a rubric evaluation prompt carries. */
+export function turnsIn(request: RecordedRequest): { turnId: string; role: string; kind: string; questionId: string; text: string }[] {
+  return promptOf(request).user.split('\n').filter((line) => line.startsWith('{"turnId"')).map((line) => JSON.parse(line) as ReturnType<typeof turnsIn>[number]);
 }
 
 /** The system and user messages of a recorded request. */
@@ -66,14 +73,14 @@ function completion(n: number, model: string | undefined, content: string) {
  */
 export async function startOpenAiTestServer(fallback: (req: RecordedRequest) => string) {
   const requests: RecordedRequest[] = [];
-  const scripts = new Map<string, ScriptedReply[]>();
+  const scripts = new Map<string, Scripted[]>();
   const holds = new Map<string, { arrived: (r: RecordedRequest) => void; released: Promise<void> }>();
-  let defaultScript: ScriptedReply[] = [];
+  let defaultScript: Scripted[] = [];
   let latencyMs = 0;
   let closing: () => void = () => {};
   const closed = new Promise<void>((resolve) => (closing = resolve));
   const promptText = (r: RecordedRequest) => JSON.stringify(r.body.messages ?? []);
-  const script = (marker: string, replies: ScriptedReply[]) => {
+  const script = (marker: string, replies: Scripted[]) => {
     if (marker === '*') defaultScript = [...replies];
     else scripts.set(marker, [...replies]);
   };
@@ -85,9 +92,7 @@ export async function startOpenAiTestServer(fallback: (req: RecordedRequest) => 
     const recorded: RecordedRequest = { path: url.pathname, authorization: req.headers.authorization, body: JSON.parse(raw) as RecordedRequest['body'] };
     requests.push(recorded);
     const prompt = promptText(recorded);
-    const marker = [...scripts.keys()].find((m) => prompt.includes(m));
-    const queue = marker ? scripts.get(marker)! : defaultScript;
-    const reply: ScriptedReply = queue.shift() ?? { content: fallback(recorded) };
+    // A held request takes its reply once released: the test may script it meanwhile.
     const held = [...holds.keys()].find((m) => prompt.includes(m));
     if (held) {
       const hold = holds.get(held)!;
@@ -95,6 +100,10 @@ export async function startOpenAiTestServer(fallback: (req: RecordedRequest) => 
       hold.arrived(recorded);
       await hold.released;
     }
+    const marker = [...scripts.keys()].find((m) => prompt.includes(m));
+    const queue = marker ? scripts.get(marker)! : defaultScript;
+    const next = queue.shift();
+    const reply: ScriptedReply = next === undefined ? { content: fallback(recorded) } : typeof next === 'function' ? next(recorded) : next;
     const delay = reply.delayMs ?? latencyMs;
     if (delay > 0) await Promise.race([sleep(delay), closed]);
     if ('hang' in reply) {

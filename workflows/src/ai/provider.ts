@@ -20,6 +20,7 @@ export interface EvaluationInput {
 export interface RubricEvaluationInput {
   interviewId: string;
   version: number;
+  title: string;
   position: { title: string };
   rubric: Pick<Rubric, 'version'> & { competencies: (Omit<Competency, 'description'> & { description?: string | null | undefined })[] };
   questions: { id: string; text: string; competencies: string[] }[];

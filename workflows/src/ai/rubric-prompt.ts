@@ -29,6 +29,6 @@ export function rubricPrompt(input: RubricEvaluationInput): { system: string; us
     .map((q, i) => `Question ${i + 1} (${q.id}): ${q.text}${q.competencies.length ? ` [about: ${q.competencies.join(', ')}]` : ''}`)
     .join('\n');
   const turns = input.turns.map((t) => JSON.stringify({ turnId: t.id, role: t.role, kind: t.kind, questionId: t.questionId, text: t.text })).join('\n');
-  const user = `Position: ${input.position.title}\n\nRubric:\n${rubric}\n\nQuestions asked:\n${questions}\n\nTranscript, one JSON object per turn:\n${dataBlock(d, turns)}`;
+  const user = `Position: ${input.position.title}\nInterview: ${input.title}\n\nRubric:\n${rubric}\n\nQuestions asked:\n${questions}\n\nTranscript, one JSON object per turn:\n${dataBlock(d, turns)}`;
   return { system, user };
 }
