@@ -24,9 +24,9 @@ export function tokenOf(inviteUrl: string): string {
   return new URL(inviteUrl).pathname.split('/').pop()!;
 }
 
-/** What the candidate's browser sends: a plain form POST, then follows the 303. */
-export async function postForm(path: string, fields: [string, string][] = []) {
-  const res = await fetch(`${testEnv().gatewayUrl}${path}`, {
+/** What the candidate's browser sends: a plain form POST (to the stack's gateway, or to `base`); the 303 is not followed. */
+export async function postForm(path: string, fields: [string, string][] = [], base = testEnv().gatewayUrl) {
+  const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -36,7 +36,7 @@ export async function postForm(path: string, fields: [string, string][] = []) {
 }
 
 /** "I agree, start": the consent the start form carries, with the current notice's version. */
-export const startInvite = (token: string) => postForm(`/i/${token}/start`, [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]]);
+export const startInvite = (token: string, base?: string) => postForm(`/i/${token}/start`, [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]], base);
 export const declineInvite = (token: string) => postForm(`/i/${token}/decline`);
 
 /** The turn the invite page shows: the answer form's key (`turn`), its kind and its question. */
@@ -58,15 +58,15 @@ export function turnOf(html: string): PageTurn | null {
 }
 
 /** The invite page as the candidate opens it. */
-export async function openInvite(token: string) {
-  const res = await fetch(`${testEnv().gatewayUrl}/i/${token}`, { redirect: 'manual' });
+export async function openInvite(token: string, base = testEnv().gatewayUrl) {
+  const res = await fetch(`${base}/i/${token}`, { redirect: 'manual' });
   const html = await res.text();
   return { status: res.status, html, turn: turnOf(html) };
 }
 
 /** One answer to a turn, as the page's form posts it (JavaScript off). */
-export const answerTurn = (token: string, turnId: string, answer: string, extra: [string, string][] = []) =>
-  postForm(`/i/${token}/answer`, [['turn', turnId], ['answer', answer], ...extra]);
+export const answerTurn = (token: string, turnId: string, answer: string, extra: [string, string][] = [], base?: string) =>
+  postForm(`/i/${token}/answer`, [['turn', turnId], ['answer', answer], ...extra], base);
 
 /** A full answer to a follow-up: long enough that the offline interviewer asks no further one. */
 export const FOLLOW_UP_ANSWER = 'For example, last spring I traced a failing release myself, compared two fixes with the team, shipped the safer one and measured fewer incidents afterwards.';

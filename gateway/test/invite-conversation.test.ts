@@ -135,6 +135,23 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal(answer?.followUpSkipped, 'budget');
   });
 
+  it('an answer whose follow-up was never decided (its process died) is moved on by the next reader, skipped as timeout', async () => {
+    const { interview, token } = await started();
+    const first = await currentTurn(token);
+    // What a recruiting process leaves behind when it dies between storing the answer and the follow-up.
+    await db.query(
+      `insert into recruiting.interview_turns (id, organization_id, interview_id, seq, role, kind, question_id, text, at)
+       select 'turn_orphan' || substr(id, 5), organization_id, id, 1, 'candidate', 'answer', $2, 'Yes.', now() - interval '1 minute' from recruiting.interviews where id = $1`,
+      [interview.id, (await transcript(interview.id))[0]!.questionId],
+    );
+    assert.equal((await answerTurn(token, first.id, 'Yes.')).status, 303, 'the same answer again is the stored one');
+    const next = await currentTurn(token);
+    assert.equal(next.text, 'Tell us about a hard bug.');
+    const turns = await transcript(interview.id);
+    assert.equal(turns.filter((t) => t.kind === 'answer').length, 1);
+    assert.equal(turns.find((t) => t.kind === 'answer')?.followUpSkipped, 'timeout');
+  });
+
   it('an interview in progress before the conversation existed continues from its first question', async () => {
     const { interview, token } = await started();
     await db.query(`delete from recruiting.interview_turns where interview_id = $1`, [interview.id]);
