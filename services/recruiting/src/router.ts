@@ -22,6 +22,7 @@ import { enroll, listCandidateEnrollments, listEnrollments, moveEnrollment } fro
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
 import type { Interviewer } from './interviewer/conversation.queries.js';
+import { PreviewInput, PreviewStep, previewStep } from './interviewer/preview.js';
 
 export interface RecruitingDeps {
   db: Kysely<RecruitingDB>;
@@ -98,6 +99,8 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }))
         .output(Interview)
         .mutation(({ ctx, input }) => cancelInterview(db, tokens, ctx.org, input.id, input.reason)),
+      /** "Try the interview" (console): the next step of a preview of a position's conversation; nothing is stored. */
+      preview: orgProcedure.input(PreviewInput).output(PreviewStep).mutation(({ ctx, input }) => previewStep(db, deps.interviewer, ctx.org, input)),
       /** GET /interviews/{id}/transcript: the turns, in order (empty before submission and once scrubbed). */
       transcript: orgProcedure.input(ById(InterviewId)).output(Transcript).query(async ({ ctx, input }) => {
         await getInterviewRow(db, ctx.org, input.id);

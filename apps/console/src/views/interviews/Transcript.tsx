@@ -7,6 +7,7 @@ import type { Turn } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { formatTime } from '../../components/format.js';
+import { IntegritySignals, SkippedNote } from './TurnNotes.js';
 
 /** Which words to mark; `at` makes a second click on the same quote scroll again. */
 export interface Highlight {
@@ -38,15 +39,16 @@ export function Transcript({ interviewId, highlight, status }: { interviewId: st
       <QueryView query={transcript} loading="Loading the transcript…">
         {(t) =>
           t.turns.length === 0 ? (
-            <p className="muted">No turns yet: the transcript appears when the candidate submits (and is gone once erased or past retention).</p>
+            <p className="muted">No turns yet: the transcript grows as the candidate answers (and is gone once erased or past retention).</p>
           ) : (
             <ol className="transcript">
               {t.turns.map((turn) => {
                 const on = highlight?.turnId === turn.id ? highlight : null;
                 return (
                   <li key={turn.id} id={`turn-${turn.id}`} tabIndex={-1} className={`turn turn-${turn.role}${on ? ' turn-highlighted' : ''}`}>
-                    <p className="hint">{KIND_LABEL[turn.kind]} · <time dateTime={turn.at}>{formatTime(turn.at)}</time>{turn.followUpSkipped ? ` · follow-up skipped (${turn.followUpSkipped})` : ''}</p>
+                    <p className="hint">{KIND_LABEL[turn.kind]} · <time dateTime={turn.at}>{formatTime(turn.at)}</time>{turn.followUpSkipped ? <> · <SkippedNote reason={turn.followUpSkipped} /></> : null}</p>
                     <p className="answer">{on ? <Marked text={turn.text} start={on.start} end={on.end} markRef={marked} /> : turn.text}</p>
+                    {turn.signals ? <IntegritySignals signals={turn.signals} /> : null}
                   </li>
                 );
               })}

@@ -24,6 +24,7 @@ export default function PositionView() {
               <h1 id="position-title">{p.title} <PositionStatusBadge status={p.status} /></h1>
               <div className="actions">
                 <Link className="button" to={`/positions/${p.id}/edit`}>Edit</Link>
+                <Link className="button secondary" to={`/positions/${p.id}/try`}>Try the interview</Link>
                 <OpenOrClose position={p} />
               </div>
             </div>
