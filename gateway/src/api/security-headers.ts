@@ -32,10 +32,11 @@ export const CSP = {
     ...NEVER_FRAMED,
   },
   /**
-   * The invite page: plain HTML forms posting to itself and inline styles; its one script is
-   * our own file (progressive enhancement), which fetches the next turn from the same origin.
+   * The invite page: plain HTML forms posting to itself; its stylesheet and its one script are
+   * our own files (the script is progressive enhancement, and fetches the next turn from the same
+   * origin). Nothing inline.
    */
-  invite: { 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"], 'script-src': ["'self'"], 'connect-src': ["'self'"], 'form-action': ["'self'"], ...NEVER_FRAMED },
+  invite: { 'default-src': ["'none'"], 'style-src': ["'self'"], 'script-src': ["'self'"], 'connect-src': ["'self'"], 'form-action': ["'self'"], ...NEVER_FRAMED },
 } satisfies Record<string, Directives>;
 
 /**

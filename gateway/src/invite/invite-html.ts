@@ -4,36 +4,14 @@ import { textsFor, type InviteTexts } from './invite-texts.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The invite page's script (progressive enhancement; every page works without it). */
+/** The invite page's script (progressive enhancement; every page works without it) and stylesheet. */
 export const INVITE_SCRIPT_PATH = '/i/assets/interview.js';
+export const INVITE_STYLE_PATH = '/i/assets/interview.css';
 
-const STYLE = `
-  body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; background: #f6f7f9; color: #1d2230; overflow-wrap: anywhere; }
-  main { max-width: 44rem; margin: 3rem auto; background: #fff; padding: 2rem 2.5rem; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
-  h1 { font-size: 1.5rem; margin: 0 0 .25rem; } .muted { color: #5b6275; }
-  h2 { font-size: 1.25rem; }
-  label { display: block; font-weight: 600; margin: 1.5rem 0 .25rem; }
-  textarea { width: 100%; min-height: 10rem; font: inherit; padding: .6rem; border: 1px solid #767d91; border-radius: 8px; box-sizing: border-box; }
-  textarea:focus, button:focus, h2:focus { outline: 3px solid #1d3bb8; outline-offset: 2px; }
-  button { font: inherit; font-weight: 600; background: #3352e0; color: #fff; border: 0; border-radius: 8px; padding: .7rem 1.4rem; margin-top: 1rem; cursor: pointer; }
-  button[aria-disabled="true"] { background: #5b6275; cursor: progress; }
-  .error { background: #fdecec; color: #8a1c1c; padding: .75rem 1rem; border-radius: 8px; }
-  .notice { border: 1px solid #c9cedb; border-radius: 8px; padding: .25rem 1.25rem; margin: 1.5rem 0; }
-  .notice h2 { font-size: 1.15rem; }
-  .choices form { display: inline-block; margin-right: 1rem; }
-  button.secondary { background: #fff; color: #2a44c0; border: 1px solid #2a44c0; }
-  .status-line { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .5rem 1.5rem; margin-top: 1.25rem; }
-  .status-line p { margin: 0; }
-  .kind { display: block; font-size: .9rem; font-weight: 600; color: #5b6275; text-transform: uppercase; letter-spacing: .04em; }
-  .turn { margin: 1.5rem 0 0; }
-  .preparing:not(:empty) { margin-top: 1rem; padding: .75rem 1rem; background: #eef1fd; border-radius: 8px; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-  @media (max-width: 32rem) { main { margin: 0; padding: 1.25rem; border-radius: 0; } .choices form { display: block; } }
-`;
 
 function page(t: InviteTexts, title: string, body: string, script = false): string {
   return `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style>${script ? `<script src="${INVITE_SCRIPT_PATH}" defer></script>` : ''}</head><body><main id="main">${body}</main></body></html>`;
+<meta name="robots" content="noindex"><title>${escape(title)}</title><link rel="stylesheet" href="${INVITE_STYLE_PATH}">${script ? `<script src="${INVITE_SCRIPT_PATH}" defer></script>` : ''}</head><body><main id="main">${body}</main></body></html>`;
 }
 
 function header(t: InviteTexts, view: InviteView): string {
@@ -106,6 +84,11 @@ ${alert(problem)}
 </form>`;
 }
 
+/** Whether the page for `view` names the organization: the AI notice (its contact) and the declined page do. */
+export function showsOrganization(view: InviteView): boolean {
+  return view.status === 'scheduled' || view.status === 'declined' || (view.status === 'in_progress' && !view.consentGiven);
+}
+
 /**
  * The candidate's page for each state of the interview (PRODUCT.md §7's status machine), in the
  * interview's language. `organization` is the name of the organization that invited the candidate.
@@ -149,4 +132,9 @@ export function notFoundPage(): string {
 
 export function unavailablePage(): string {
   return page(textsFor('en'), 'Please try again', '<h1>Something went wrong on our side.</h1><p class="muted">Your progress is saved. Please try again in a minute.</p>');
+}
+
+/** A form the page could not read (a body in another charset, too large): go back and send it again. */
+export function formUnreadablePage(): string {
+  return page(textsFor('en'), 'The form could not be read', '<h1>The form could not be read.</h1><p class="muted">Go back to the interview and send it again.</p>');
 }

@@ -1,18 +1,21 @@
+import { join } from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '@hireloop/platform';
 import { MAX_ANSWER_CHARS, TurnSignals } from '@hireloop/contracts';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
-import { invitePage, notFoundPage, unavailablePage, type PageProblem } from './invite-html.js';
+import { formUnreadablePage, invitePage, notFoundPage, showsOrganization, unavailablePage, type PageProblem } from './invite-html.js';
 import { textsFor } from './invite-texts.js';
 import { appErrorOfThrown } from '../surface-errors.js';
-import { htmlErrorPage } from '../api/errors.js';
 
 export interface InviteRouteOptions {
-  /** The page's script (gateway/static/invite/interview.js). */
-  scriptFile: string;
+  /** The page's script and stylesheet (gateway/static/invite/). */
+  assetsDir: string;
 }
+
+/** The page's own files: the same for every invite, so a browser may keep them (the pages themselves are no-store). */
+const ASSETS: Record<string, string> = { 'interview.js': 'text/javascript', 'interview.css': 'text/css' };
 
 /**
  * The candidate's invite page at /i/<token>: no login, the unguessable token is the credential.
@@ -27,7 +30,12 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     res.setHeader('X-Robots-Tag', 'noindex');
     next();
   });
-  router.get('/assets/interview.js', (_req, res) => res.type('text/javascript').sendFile(options.scriptFile));
+  router.get('/assets/:file', (req, res, next) => {
+    const type = ASSETS[req.params['file']!];
+    if (!type) return next();
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type(type).sendFile(join(options.assetsDir, req.params['file']!), { cacheControl: false });
+  });
   router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }));
 
   const fail = (req: Request, res: Response, err: unknown) => {
@@ -37,10 +45,13 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage());
   };
 
-  /** The page for the interview's state; the AI notice names the inviting organization as the contact. */
+  /**
+   * The page for the interview's state. The AI notice and the declined page name the inviting
+   * organization (the contact), asked of identity only for those pages: a turn needs no name.
+   */
   const render = async (req: Request, view: InviteView, token: string, problem?: PageProblem) => {
-    const organization = await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId });
-    return invitePage(view, token, organization.name, problem);
+    const organization = showsOrganization(view) ? (await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId })).name : '';
+    return invitePage(view, token, organization, problem);
   };
   /** Recruiting's invite procedures for this request; the client's address prefix goes to the audit rows of its writes. */
   const recruitingFor = (req: Request) => services.recruitingAsSystem(locals(req).requestId, clientIpPrefix(req.ip));
@@ -98,7 +109,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     if (trimmed.length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(trimmed.length, MAX_ANSWER_CHARS), ...kept }));
     try {
       const result = await recruitingFor(req).invites.answer.mutate({ token, turnId, answer, signals: signalsOf(field(req, 'signals')) });
-      if (result.outcome !== 'stale') return res.redirect(303, pageUrl(token));
+      if (result.outcome !== 'stale' || !result.view) return res.redirect(303, pageUrl(token));
       res.status(409).type('html').send(await render(req, result.view, token, { message: textsFor(result.view.language).staleTurn, ...kept }));
     } catch (err) {
       const code = appErrorFromClientError(err)?.code;
@@ -140,7 +151,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     const app = appErrorOfThrown(err);
     if (!app || app.status >= 500) return fail(req, res, err);
     if (app.code === 'validation_failed' || app.code === 'route_not_found') return res.status(404).type('html').send(notFoundPage());
-    res.status(app.status).type('html').send(htmlErrorPage(app.status, 'The form could not be read; go back and try again.'));
+    res.status(app.status).type('html').send(formUnreadablePage());
   });
   return router;
 }

@@ -29,6 +29,14 @@ export interface StructuredRequest<T extends z.ZodType> {
   signal?: AbortSignal | undefined;
 }
 
+/** A schema's JSON Schema, converted once per schema rather than once per call (every call sends it). */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let converted = jsonSchemas.get(schema);
+  if (!converted) jsonSchemas.set(schema, (converted = z.toJSONSchema(schema) as Record<string, unknown>));
+  return converted;
+}
+
 /** A reply that is not JSON or does not match the schema: the caller decides whether to ask again. */
 export type StructuredResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -46,7 +54,7 @@ export async function structuredCompletion<T extends z.ZodType>(client: OpenAI, 
           { role: 'system', content: request.system },
           { role: 'user', content: request.user },
         ],
-        response_format: { type: 'json_schema', json_schema: { name: request.name, schema: z.toJSONSchema(request.schema) as Record<string, unknown> } },
+        response_format: { type: 'json_schema', json_schema: { name: request.name, schema: jsonSchemaOf(request.schema) } },
       },
       request.signal ? { signal: request.signal } : undefined,
     );

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { Logger } from '@hireloop/platform';
-import type { Competency, FollowUpSkipped, Question, TurnSignals } from '@hireloop/contracts';
+import { newId, sql, type Logger } from '@hireloop/platform';
+import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type TurnSignals } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
-import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow } from '../interviews/interviews.queries.js';
+import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow, type InviteRow } from '../interviews/interviews.queries.js';
 import { appendTurns, askFirstQuestion, questionPlanOf, turnRows, type TurnRow } from '../interviews/transcript.js';
 import { effectiveStatus } from '../interviews/status.js';
 import { budgetSpent } from '../interviews/time-budget.js';
@@ -42,10 +42,26 @@ function toConversationTurn(row: TurnRow): ConversationTurn {
   return { id: row.id, seq: row.seq, role: row.role, kind: row.kind, questionId: row.question_id, text: row.text, at: row.at, followUpSkipped: row.follow_up_skipped };
 }
 
-async function conversationOf(db: Db, row: InterviewRow): Promise<{ plan: Question[]; turns: ConversationTurn[]; state: ConversationState }> {
+/** An interview with its conversation as read: the questions, the turns so far, and the state they make. */
+export interface Conversation<Row extends InterviewRow = InterviewRow> {
+  row: Row;
+  plan: Question[];
+  turns: ConversationTurn[];
+  state: ConversationState;
+}
+
+async function conversationOf<Row extends InterviewRow>(db: Db, row: Row): Promise<Conversation<Row>> {
   const plan = questionPlanOf(row);
   const turns = (await turnRows(db, row.id)).map(toConversationTurn);
-  return { plan, turns, state: conversationState(plan, turns) };
+  return { row, plan, turns, state: conversationState(plan, turns) };
+}
+
+/** The conversation, with its first question asked if nothing was asked yet (an interview in progress from before the conversation). */
+async function begunConversation<Row extends InterviewRow>(db: Db, row: Row): Promise<Conversation<Row>> {
+  const read = await conversationOf(db, row);
+  if (read.state.phase !== 'not_begun') return read;
+  await askFirstQuestion(db, row);
+  return conversationOf(db, row);
 }
 
 /**
@@ -62,11 +78,24 @@ async function moveOn(trx: Db, tokens: InviteTokens, interviewer: Interviewer, r
   }
 }
 
+/**
+ * Competencies of rubric versions read so far. A version is never changed once written, so every
+ * instance may keep what it read; at most RUBRICS_KEPT versions, the oldest read dropped first.
+ */
+const rubrics = new Map<string, Competency[]>();
+const RUBRICS_KEPT = 500;
+
 /** The competencies (with anchors) of the pinned rubric that `question` is about; all of them when it names none. */
 async function competenciesOf(db: Db, row: InterviewRow, question: Question): Promise<Competency[]> {
   if (row.rubric_version === null) return [];
-  const rubric = await db.selectFrom('recruiting.rubric_versions').select('competencies').where('position_id', '=', row.position_id).where('version', '=', row.rubric_version).executeTakeFirst();
-  const all = rubric?.competencies ?? [];
+  const key = `${row.position_id}:${row.rubric_version}`;
+  let all = rubrics.get(key);
+  if (!all) {
+    const rubric = await db.selectFrom('recruiting.rubric_versions').select('competencies').where('position_id', '=', row.position_id).where('version', '=', row.rubric_version).executeTakeFirst();
+    all = rubric?.competencies ?? [];
+    if (rubrics.size >= RUBRICS_KEPT) rubrics.delete(rubrics.keys().next().value!);
+    rubrics.set(key, all);
+  }
   const named = all.filter((c) => question.competencies.includes(c.key));
   return named.length > 0 ? named : all;
 }
@@ -118,8 +147,7 @@ export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens,
   const first = await db.transaction().execute(async (trx): Promise<{ outcome: AnswerOutcome; pending?: Pending }> => {
     const row = await findByInviteToken(trx, token, true);
     assertAnswerable(row);
-    await askFirstQuestion(trx, row);
-    const { plan, turns } = await conversationOf(trx, row);
+    const { plan, turns } = await begunConversation(trx, row);
     const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
     if (!target) return { outcome: 'stale' };
     const stored = turns.find((t) => t.seq === target.seq + 1);
@@ -157,50 +185,65 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 }
 
 /**
- * Appends the turn after `answer` unless one was appended meanwhile (by a retry that settled it)
- * or the interview is no longer in progress (cancelled, or past its end, meanwhile).
+ * Appends the turn after `answer` unless one was appended meanwhile (by a request that settled
+ * it) or the interview is no longer in progress (cancelled meanwhile). A follow-up is one
+ * statement: the (interview, seq) key keeps the first turn written after the answer.
  */
 async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<void> {
+  if (decision.kind === 'ask') {
+    const at = new Date();
+    await db
+      .insertInto('recruiting.interview_turns')
+      .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('recruiting.interviews')
+          .select([
+            // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
+            sql<string>`${newId(ID_PREFIXES.turn, at.getTime())}::text`.as('id'),
+            'organization_id',
+            'id as interview_id',
+            sql<number>`${answer.seq + 1}::integer`.as('seq'),
+            sql<'interviewer'>`'interviewer'`.as('role'),
+            sql<'follow_up'>`'follow_up'`.as('kind'),
+            sql<string>`${answer.questionId}::text`.as('question_id'),
+            sql<string>`${decision.text}::text`.as('text'),
+            sql<Date>`${at}::timestamptz`.as('at'),
+          ])
+          .where('id', '=', stale.id)
+          .where('status', '=', 'in_progress'),
+      )
+      .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+      .execute();
+    return;
+  }
   await db.transaction().execute(async (trx) => {
     const row = await getInterviewRow(trx, stale.organization_id, stale.id, true);
     if (effectiveStatus(row) !== 'in_progress') return;
     const { plan, turns } = await conversationOf(trx, row);
     if (turns.at(-1)?.id !== answer.id) return;
-    if (decision.kind === 'ask') {
-      await appendTurns(trx, row, [{ seq: answer.seq + 1, role: 'interviewer', kind: 'follow_up', questionId: answer.questionId, text: decision.text, at: new Date() }]);
-      return;
-    }
     await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), decision.kind === 'skip' ? decision.reason : null);
   });
 }
 
 /**
- * Brings the conversation of an interview in progress to a turn the candidate can answer: asks
- * the first question if nothing was asked yet (an interview in progress before the conversation
- * existed), and waits for an answer's follow-up decision made by another request, settling it
- * itself (skipped: `timeout`) once that request is overdue. Bounded by the deadline plus a grace.
+ * The interview by its invite token, with its conversation settled on a turn the candidate can
+ * answer: the first question is asked if nothing was asked yet (an interview in progress before
+ * the conversation existed), and an answer's follow-up decision made by another request is
+ * waited for, and settled here (skipped: `timeout`) once that request is overdue; bounded by the
+ * deadline plus a grace. An interview the candidate cannot answer now comes without turns.
  */
-export async function settle(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string): Promise<void> {
+export async function settle(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string): Promise<Conversation<InviteRow>> {
   for (;;) {
     const row = await findByInviteToken(db, token);
-    if (effectiveStatus(row) !== 'in_progress' || !row.consent_given_at) return;
-    const { state } = await conversationOf(db, row);
-    if (state.phase === 'not_begun') {
-      await askFirstQuestion(db, row);
-      continue;
-    }
-    if (state.phase !== 'deciding') return;
+    if (effectiveStatus(row) !== 'in_progress' || !row.consent_given_at) return { row, plan: questionPlanOf(row), turns: [], state: { phase: 'not_begun' } };
+    const conversation = await begunConversation(db, row);
+    const { state } = conversation;
+    if (state.phase !== 'deciding') return conversation;
     if (Date.now() - state.answer.at.getTime() >= interviewer.followUpTimeoutMs + SETTLE_GRACE_MS) {
       await appendDecision(db, tokens, interviewer, row, state.answer, { kind: 'skip', reason: 'timeout' });
       continue;
     }
     await sleep(SETTLE_POLL_MS);
   }
-}
-
-/** The turn the candidate is to answer now, if any (after `settle`). */
-export async function currentTurn(db: Db, row: InterviewRow): Promise<{ turn: ConversationTurn; questionIndex: number; questionCount: number } | null> {
-  const { plan, state } = await conversationOf(db, row);
-  if (state.phase !== 'awaiting_answer') return null;
-  return { turn: state.turn, questionIndex: state.questionIndex, questionCount: plan.length };
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { InterviewLanguage, InterviewStatus } from '@hireloop/contracts';
-import type { Db } from '../db.js';
 import type { InviteRow } from '../interviews/interviews.queries.js';
 import { effectiveStatus, openUntil } from '../interviews/status.js';
 import { budgetMs, remainingSeconds } from '../interviews/time-budget.js';
 import { aiNotice, collectsSignals } from '../interviews/ai-notice.js';
-import { currentTurn } from '../interviewer/conversation.queries.js';
+import type { Conversation } from '../interviewer/conversation.queries.js';
 
 /** The turn the candidate answers now: a scripted question or a follow-up to it. */
 export const InviteTurn = z.object({
@@ -49,11 +48,11 @@ export const InviteView = z.object({
 });
 export type InviteView = z.infer<typeof InviteView>;
 
-/** The invite page's view of an interview, read as of now (call `settle` first for a settled turn). */
-export async function inviteView(db: Db, row: InviteRow, retentionAnswersDays: number): Promise<InviteView> {
+/** The invite page's view of an interview and its conversation, as `settle` read them. */
+export function inviteView({ row, state }: Conversation<InviteRow>, retentionAnswersDays: number): InviteView {
   const status = effectiveStatus(row);
   const inProgress = status === 'in_progress';
-  const current = inProgress && row.consent_given_at ? await currentTurn(db, row) : null;
+  const current = inProgress && row.consent_given_at && state.phase === 'awaiting_answer' ? state : null;
   return {
     status,
     organizationId: row.organization_id,

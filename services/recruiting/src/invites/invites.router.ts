@@ -3,7 +3,7 @@ import type { Kysely } from '@hireloop/platform';
 import { Answer, text, TurnSignals } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
-import { declineInterview, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
+import { declineInterview, startInterview, submitInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 import { answerTurn, settle, type Interviewer } from '../interviewer/conversation.queries.js';
 import { InviteView, inviteView } from './invite-view.js';
@@ -18,10 +18,7 @@ const Token = text().min(20).max(100);
  */
 export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, retentionAnswersDays: number) {
   /** The page as of now, with the conversation settled on a turn the candidate can answer. */
-  const view = async (token: string): Promise<InviteView> => {
-    await settle(db, tokens, interviewer, token);
-    return inviteView(db, await findByInviteToken(db, token), retentionAnswersDays);
-  };
+  const view = async (token: string): Promise<InviteView> => inviteView(await settle(db, tokens, interviewer, token), retentionAnswersDays);
   return router({
     view: systemProcedure.input(z.object({ token: Token })).output(InviteView).query(({ input }) => view(input.token)),
     /** Start only with consent: the version of the notice the candidate agreed to. The first question is asked. */
@@ -38,15 +35,15 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, int
     }),
     /**
      * The answer to the current turn, keyed by that turn: sent twice, it is stored once
-     * (`duplicate`); for a turn that is not the current one nothing is stored (`stale`) and the
-     * view shows the current turn. With the answer stored, the next turn is in the view.
+     * (`duplicate`); for a turn that is not the current one nothing is stored (`stale`), and the
+     * view (only then) shows the current turn. With the answer stored, the next turn is ready.
      */
     answer: systemProcedure
       .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional() }))
-      .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView }))
+      .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView.nullable() }))
       .mutation(async ({ input }) => {
         const outcome = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
-        return { outcome, view: await view(input.token) };
+        return { outcome, view: outcome === 'stale' ? await view(input.token) : null };
       }),
     /** Every scripted question answered at once, without follow-ups (tools and tests; see submitInterview). */
     submit: systemProcedure
