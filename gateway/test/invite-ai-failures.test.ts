@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, newOrganizationWithKey, startExtraGateway, startExtraProcess } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, startExtraGateway, startExtraProcess } from '@hireloop/devstack/testing';
 import { promptOf, startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
 import { launchChromium } from '@hireloop/devstack/chromium';
 import { answerTurn, newPosition, openInvite, schedule, startInvite, tokenOf } from './interview-helpers.js';
@@ -8,7 +8,8 @@ import { skipWithoutChromium } from './console-helpers.js';
 
 // The AI never blocks the candidate (PRODUCT.md §12): a recruiting service of this file's own
 // asks its follow-ups through the real openai SDK of the local OpenAI-compatible test server, with
-// a short deadline, and a gateway of its own serves the invite page from it. Whatever the provider
+// a short deadline, a gateway of its own serves the invite page from it, and a worker of its own
+// (on its own task queue) evaluates through the same server. Whatever the provider
 // does (hang, fail, talk nonsense, or ask about a protected topic) the candidate gets the next
 // scripted question, and the answer turn records why no follow-up came.
 
@@ -22,15 +23,17 @@ describe('the interviewer when the AI fails', () => {
   let positionId: string;
 
   before(async () => {
-    ai = await startOpenAiTestServer(() => JSON.stringify({ followUp: null }));
-    const recruiting = await startExtraProcess('services/recruiting/src/index.ts', 'RECRUITING_PORT', {
-      OPENAI_API_KEY: 'sk-interviewer',
-      OPENAI_BASE_URL: ai.baseUrl,
-      OPENAI_MODEL: 'interviewer-model',
-      INTERVIEWER_FOLLOW_UP_TIMEOUT_MS: String(DEADLINE_MS),
-    });
+    // Unscripted: no follow-up; an evaluation scores every competency without quotes.
+    ai = await startOpenAiTestServer((request) =>
+      (request.body.response_format as { json_schema?: { name?: string } }).json_schema?.name === 'rubric_evaluation'
+        ? JSON.stringify({ competencies: ['communication', 'problem_solving', 'collaboration', 'ownership'].map((key) => ({ key, score: 3, rationale: 'Scripted.', quotes: [] })) })
+        : JSON.stringify({ followUp: null }),
+    );
+    const ownQueue = { TEMPORAL_TASK_QUEUE: `interviewer-test-${process.pid}`, OPENAI_API_KEY: 'sk-interviewer', OPENAI_BASE_URL: ai.baseUrl, OPENAI_MODEL: 'interviewer-model' };
+    const recruiting = await startExtraProcess('services/recruiting/src/index.ts', 'RECRUITING_PORT', { ...ownQueue, INTERVIEWER_FOLLOW_UP_TIMEOUT_MS: String(DEADLINE_MS) });
+    const worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...ownQueue, RECRUITING_URL: recruiting.url });
     const gw = await startExtraGateway({ RECRUITING_URL: recruiting.url });
-    processes = [recruiting, gw];
+    processes = [recruiting, worker, gw];
     gateway = gw.url;
     org = await newOrganizationWithKey(['read', 'write']);
     positionId = (await newPosition(org.key, { interviewQuestions: ['Tell us about a hard bug.', 'What would you improve here?'] })).id;
@@ -109,6 +112,27 @@ describe('the interviewer when the AI fails', () => {
       assert.ok(!turns.some((t) => t.text === question), 'never stored');
       assert.equal(turns.find((t) => t.kind === 'answer')?.followUpSkipped, 'forbidden_topic');
     }
+  });
+
+  it('integrity signals never reach the evaluation: its prompt carries the answers, not the signals', async () => {
+    const m = marker('signals');
+    const { interview, token, turn } = await started();
+    const signals = { paste: [{ at: new Date().toISOString(), characters: 98_765 }], focusLost: { count: 4_321, seconds: 8_765 }, typingSeconds: 5_432 };
+    await answerTurn(token, turn.id, `We bisected the commits until the race showed. ${m}`, [['signals', JSON.stringify(signals)]], gateway);
+    const second = await openInvite(token, gateway);
+    await answerTurn(token, second.turn!.id, 'I would add tracing to the deploy pipeline first.', [['signals', JSON.stringify(signals)]], gateway);
+    const stored = (await call('GET', `/api/v1/interviews/${interview.id}/transcript`, { key: org.key })).body.data.turns.filter((t: { signals?: unknown }) => t.signals);
+    assert.equal(stored.length, 2, 'the signals are kept on the answers');
+    const evaluation = await eventually(
+      async () => (await call('GET', `/api/v1/interviews/${interview.id}/evaluation`, { key: org.key })).body.data,
+      (e) => e.status === 'completed' || e.status === 'failed',
+    );
+    assert.equal(evaluation.status, 'completed', JSON.stringify(evaluation));
+    const prompts = ai.requestsWith(m).filter((r) => (r.body.response_format as { json_schema?: { name?: string } }).json_schema?.name === 'rubric_evaluation');
+    assert.equal(prompts.length, 1, 'the evaluation was asked of the model');
+    const sent = JSON.stringify(prompts[0]!.body.messages);
+    assert.ok(sent.includes('We bisected the commits'), 'the answers are in the prompt');
+    for (const value of ['98765', '4321', '8765', '5432', 'paste', 'focusLost', 'typingSeconds']) assert.ok(!sent.includes(value), `no ${value} in the prompt`);
   });
 
   it('with JavaScript, an indicator shows while the follow-up is prepared, and the follow-up appears only once generated and checked', { skip: skipWithoutChromium }, async () => {
