@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, eventually, newOrganizationWithKey, testRecruiting } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, testEnv, testRecruiting } from '@hireloop/devstack/testing';
 import { answerTurn, newPosition, openInvite, postForm, schedule, startInvite, submitInvite, tokenOf, type PageTurn } from './interview-helpers.js';
 import { stackConnections } from './stack-connections.js';
 
@@ -121,6 +121,19 @@ describe('the invite page asks one turn at a time', () => {
       assert.equal(err.data?.appCode, 'validation_failed');
       return true;
     });
+  });
+
+  it('a form body that is not UTF-8 (raw bytes, or a percent-escape of them) gets a 400 page, and nothing is stored', async () => {
+    const { interview, token } = await started();
+    const turn = await currentTurn(token);
+    const prefix = Buffer.from(`turn=${encodeURIComponent(turn.id)}&answer=`);
+    for (const body of [Buffer.concat([prefix, Buffer.from([0x61, 0xff, 0xfe, 0x62])]), Buffer.concat([prefix, Buffer.from('a%FFb')])]) {
+      const res = await fetch(`${testEnv().gatewayUrl}/i/${token}/answer`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      assert.equal(res.status, 400);
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(await res.text(), /could not be read/);
+    }
+    assert.equal((await transcript(interview.id)).filter((t) => t.kind === 'answer').length, 0);
   });
 
   it('past the time budget no follow-ups are asked: the answer records `budget`, and nothing is cut off', async () => {

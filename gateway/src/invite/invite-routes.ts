@@ -7,6 +7,7 @@ import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
 import { formUnreadablePage, invitePage, notFoundPage, showsOrganization, unavailablePage, type PageProblem } from './invite-html.js';
 import { textsFor } from './invite-texts.js';
+import { verifyUtf8Form } from './form-utf8.js';
 import { appErrorOfThrown } from '../surface-errors.js';
 
 export interface InviteRouteOptions {
@@ -36,7 +37,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type(type).sendFile(join(options.assetsDir, req.params['file']!), { cacheControl: false });
   });
-  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }));
+  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100, verify: verifyUtf8Form }));
 
   const fail = (req: Request, res: Response, err: unknown) => {
     const app = err instanceof AppError ? err : appErrorFromClientError(err);
