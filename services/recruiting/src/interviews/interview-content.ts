@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@hireloop/platform';
 import type { Db, RecruitingDB } from '../db.js';
 import { deleteTranscripts } from './transcript.js';
+import { finishBySql } from './time-budget.js';
 
 /**
  * Removes what a candidate said and what was written about it from interviews: the transcript
@@ -33,27 +34,41 @@ const BATCH = 200;
 /**
  * The answers retention (PRODUCT.md §10, §12): the transcript and evaluation text of interviews
  * completed more than `retentionDays` ago are scrubbed, as an erasure would, a batch per
- * transaction. Run hourly by the `purge-recruiting` Temporal schedule. Returns how many
- * interviews were scrubbed.
+ * transaction; so are the turns of an interview that was never completed (cancelled, or expired
+ * mid-conversation) once it can no longer be answered (`expires_at` plus its budget, the latest
+ * its transcript can change) more than `retentionDays` ago. Run hourly by the `purge-recruiting`
+ * Temporal schedule. Returns how many interviews were scrubbed.
  */
 export async function scrubExpiredAnswers(db: Kysely<RecruitingDB>, retentionDays: number): Promise<number> {
+  const before = sql<Date>`now() - make_interval(days => ${retentionDays})`;
+  const completed = (trx: Db) =>
+    trx
+      .selectFrom('recruiting.interviews as i')
+      .select('i.id')
+      .where('i.completed_at', 'is not', null)
+      .where('i.content_scrubbed_at', 'is', null)
+      .where('i.completed_at', '<', before);
+  const unfinished = (trx: Db) =>
+    trx
+      .selectFrom('recruiting.interviews as i')
+      .select('i.id')
+      .where('i.completed_at', 'is', null)
+      .where('i.content_scrubbed_at', 'is', null)
+      // Implied by the next line (the budget is never negative); it lets the partial index serve.
+      .where('i.expires_at', '<', before)
+      .where(finishBySql('i'), '<', before)
+      .where((eb) => eb.exists(eb.selectFrom('recruiting.interview_turns as t').select('t.id').whereRef('t.interview_id', '=', 'i.id')));
   let total = 0;
-  for (;;) {
-    const n = await db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('recruiting.interviews')
-        .select('id')
-        .where('completed_at', 'is not', null)
-        .where('content_scrubbed_at', 'is', null)
-        .where('completed_at', '<', sql<Date>`now() - make_interval(days => ${retentionDays})`)
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      await scrubInterviewContent(trx, rows.map((r) => r.id));
-      return rows.length;
-    });
-    total += n;
-    if (n < BATCH) return total;
+  for (const candidates of [completed, unfinished]) {
+    for (;;) {
+      const n = await db.transaction().execute(async (trx) => {
+        const rows = await candidates(trx).limit(BATCH).forUpdate('i').skipLocked().execute();
+        await scrubInterviewContent(trx, rows.map((r) => r.id));
+        return rows.length;
+      });
+      total += n;
+      if (n < BATCH) break;
+    }
   }
+  return total;
 }
