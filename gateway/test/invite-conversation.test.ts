@@ -83,7 +83,14 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal((await answerTurn(token, first.id, FULL)).status, 303, 'and once more later');
     const answers = (await transcript(interview.id)).filter((t) => t.kind === 'answer');
     assert.deepEqual(answers.map((t) => t.text), [FULL]);
-    assert.equal((await currentTurn(token)).text, 'Tell us about a hard bug.');
+    const last = await currentTurn(token);
+    assert.equal(last.text, 'Tell us about a hard bug.');
+    // The last answer twice: the first completes the interview, the second is still the same turn stored once.
+    const ending = await Promise.all([answerTurn(token, last.id, FULL), answerTurn(token, last.id, FULL)]);
+    assert.deepEqual(ending.map((r) => r.status), [303, 303]);
+    assert.equal((await answerTurn(token, last.id, FULL)).status, 303);
+    assert.equal((await transcript(interview.id)).filter((t) => t.kind === 'answer').length, 2);
+    assert.equal((await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data.status, 'completed');
   });
 
   it('a stale page gets the current turn back with the typed text kept, and nothing is stored', async () => {

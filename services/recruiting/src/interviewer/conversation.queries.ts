@@ -138,6 +138,17 @@ export interface AnswerInput {
 }
 
 /**
+ * Whether `input` answers a turn that has its answer already: the same words (`duplicate`), or
+ * other ones from a stale page (`stale`); null when the turn is unanswered or unknown.
+ */
+function answeredBefore(turns: ConversationTurn[], input: AnswerInput): 'duplicate' | 'stale' | null {
+  const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
+  const stored = target && turns.find((t) => t.seq === target.seq + 1);
+  if (!stored) return null;
+  return stored.role === 'candidate' && stored.text === input.text ? 'duplicate' : 'stale';
+}
+
+/**
  * The candidate answers the current turn (PRODUCT.md §12). Stored once per turn; a submission
  * for any other turn stores nothing. After the answer the interviewer decides on a follow-up,
  * within its deadline, and the next turn is stored before this returns, so the page that follows
@@ -146,12 +157,13 @@ export interface AnswerInput {
 export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<AnswerOutcome> {
   const first = await db.transaction().execute(async (trx): Promise<{ outcome: AnswerOutcome; pending?: Pending }> => {
     const row = await findByInviteToken(trx, token, true);
+    // The last answer sent twice (a double click, a retry) finds the interview completed by the first.
+    if (effectiveStatus(row) === 'completed' && answeredBefore((await conversationOf(trx, row)).turns, input) === 'duplicate') return { outcome: 'duplicate' };
     assertAnswerable(row);
     const { plan, turns } = await begunConversation(trx, row);
     const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
-    if (!target) return { outcome: 'stale' };
-    const stored = turns.find((t) => t.seq === target.seq + 1);
-    if (stored) return { outcome: stored.role === 'candidate' && stored.text === input.text ? 'duplicate' : 'stale' };
+    const before = answeredBefore(turns, input);
+    if (!target || before) return { outcome: before ?? 'stale' };
 
     const signals = input.signals && collectsSignals(row.consent_notice_version) ? input.signals : null;
     const [inserted] = await appendTurns(trx, row, [{ seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at: new Date(), signals }]);

@@ -31,12 +31,17 @@ export function isOpen(row: StatusFields, now = new Date()): boolean {
   return OPEN.includes(effectiveStatus(row, now));
 }
 
-/** An open interview past its end, in SQL (the list filter and the expiry sweep). */
+/**
+ * An open interview past its end, in SQL (the list filter and the expiry sweep). Written so that
+ * the partial index on open interviews' `expires_at` serves it: every overdue interview is past
+ * `expires_at` (its budget is never negative), and one in progress also past its budget.
+ */
 export function isOverdue(alias: 'i') {
   return (eb: ExpressionBuilder<RecruitingDB & { i: InterviewsTable }, 'i'>) =>
-    eb.or([
-      eb.and([eb(`${alias}.status`, '=', 'scheduled'), eb(`${alias}.expires_at`, '<=', eb.fn<Date>('now'))]),
-      eb.and([eb(`${alias}.status`, '=', 'in_progress'), eb(finishBySql(alias), '<=', eb.fn<Date>('now'))]),
+    eb.and([
+      eb(`${alias}.status`, 'in', OPEN),
+      eb(`${alias}.expires_at`, '<=', eb.fn<Date>('now')),
+      eb.or([eb(`${alias}.status`, '=', 'scheduled'), eb(finishBySql(alias), '<=', eb.fn<Date>('now'))]),
     ]);
 }
 
