@@ -6,6 +6,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /src
 ENV TURBO_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
+COPY packages/ai/package.json packages/ai/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/platform/package.json packages/platform/
 COPY tools/build/package.json tools/build/

@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tools/**', '**/public/vendor/**'] },
@@ -32,6 +33,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': ['error', { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No HTML injection sinks in the console: render text.' }],
     },
+  },
+  {
+    // The invite page's script: plain JavaScript served as it is, run by the candidate's browser.
+    files: ['gateway/static/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   {
     // Tests read loosely typed JSON responses on purpose.

@@ -28,6 +28,7 @@ import { consoleRoutes } from './console/console-routes.js';
 
 const CONSOLE_DIST = fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
 const FAVICON = fileURLToPath(new URL('../static/favicon.ico', import.meta.url));
+const INVITE_ASSETS = fileURLToPath(new URL('../static/invite', import.meta.url));
 /** The API changelog, served at /developers/changelog. */
 const CHANGELOG = fileURLToPath(new URL('../../docs/changelog.md', import.meta.url));
 
@@ -87,7 +88,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   );
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.
-  app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger));
+  app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger, { assetsDir: INVITE_ASSETS }));
 
   // Internal frontends: cookie sessions only, and state changes only from our own origin.
   const secureCookies = deps.publicBaseUrl.startsWith('https:');

@@ -11,6 +11,8 @@ export async function tablesHolding(db: pg.Client, texts: string[]): Promise<str
      where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
   )).rows;
   assert.ok(['recruiting', 'integrations', 'gateway', 'identity'].every((schema) => tables.some((t) => t.schema === schema)));
+  // The transcript and every evaluation version are in the scan (PRODUCT.md §12).
+  assert.ok(['interview_turns', 'evaluations', 'rubric_versions'].every((table) => tables.some((t) => t.schema === 'recruiting' && t.table === table)));
   const holding: string[] = [];
   for (const { schema, table } of tables) {
     const q = `select count(*)::int as n from ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} t where lower(t::text) like any($1::text[])`;

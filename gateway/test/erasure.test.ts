@@ -117,7 +117,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
 
     // The scan below finds the person before the erasure (so it can fail after it).
     const before = await tablesHolding(db, needles);
-    for (const table of ['recruiting.candidates', 'recruiting.interviews', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events', 'integrations.tasks']) {
+    for (const table of ['recruiting.candidates', 'recruiting.interview_turns', 'recruiting.evaluations', 'recruiting.outbox', 'integrations.events', 'integrations.ats_events', 'integrations.tasks']) {
       assert.ok(before.includes(table), `${table} holds the person before the erasure (found in ${before.join(', ')})`);
     }
 

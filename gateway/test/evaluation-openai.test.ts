@@ -2,9 +2,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
-import { call, eventually, newKey, newOrganizationWithKey, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
-import { startOpenAiTestServer } from '@hireloop/devstack/openai-test-server';
-import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { call, eventually, newKey, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
+import { startOpenAiTestServer, turnsIn, type RecordedRequest } from '@hireloop/devstack/openai-test-server';
+import type { createRecruitingClient } from '@hireloop/recruiting/client';
+import { startAiWorker } from './ai-worker.js';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 import { assertError } from './api-assertions.js';
 import { tablesHolding } from './erasure-scan.js';
@@ -18,7 +19,7 @@ import { payloadTexts } from './temporal-history.js';
  */
 describe('evaluation with the openai SDK', () => {
   let ai: Awaited<ReturnType<typeof startOpenAiTestServer>>;
-  let processes: Awaited<ReturnType<typeof startExtraProcess>>[] = [];
+  let pair: Awaited<ReturnType<typeof startAiWorker>> | undefined;
   let recruiting: ReturnType<typeof createRecruitingClient>;
   let org: Awaited<ReturnType<typeof newOrganizationWithKey>>;
   let positionId: string;
@@ -26,29 +27,17 @@ describe('evaluation with the openai SDK', () => {
   let connection: Connection;
   let temporal: Client;
 
-  const evaluation = JSON.stringify({
-    overallScore: 82,
-    recommendation: 'yes',
-    summary: 'Clear, concrete answers.',
-    strengths: ['Concrete examples'],
-    concerns: ['Little on testing'],
-    competencies: [{ name: 'Communication', score: 4, rationale: 'Structured answers.' }],
-  });
+  /** The model's reply: every default competency scored from a true quote of the first answer. */
+  const evaluationOf = (request: RecordedRequest, rationale = 'Structured answers.') => {
+    const answer = turnsIn(request).find((t) => t.role === 'candidate')!;
+    const quotes = [{ turnId: answer.turnId, quote: answer.text }];
+    return { competencies: ['communication', 'problem_solving', 'collaboration', 'ownership'].map((key, i) => ({ key, score: i === 0 ? 4 : 3, rationale, quotes })) };
+  };
 
   before(async () => {
-    ai = await startOpenAiTestServer(() => evaluation);
-    const queue = `openai-test-${process.pid}`;
-    const shared = { TEMPORAL_TASK_QUEUE: queue };
-    const service = await startExtraProcess('services/recruiting/src/index.ts', 'RECRUITING_PORT', shared);
-    const worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', {
-      ...shared,
-      RECRUITING_URL: service.url,
-      OPENAI_API_KEY: 'sk-test-key',
-      OPENAI_BASE_URL: ai.baseUrl,
-      OPENAI_MODEL: 'test-model-1',
-    });
-    processes = [service, worker];
-    recruiting = createRecruitingClient(service.url, testEnv().internalTokenKeys);
+    ai = await startOpenAiTestServer((request) => JSON.stringify(evaluationOf(request)));
+    pair = await startAiWorker(ai, { queue: `openai-test-${process.pid}`, apiKey: 'sk-test-key', model: 'test-model-1' });
+    recruiting = pair.recruiting;
     org = await newOrganizationWithKey(['read', 'write']);
     positionId = (await newPosition(org.key)).id;
     db = new pg.Client({ connectionString: testEnv().databaseUrl });
@@ -59,7 +48,7 @@ describe('evaluation with the openai SDK', () => {
   after(async () => {
     await db.end();
     await connection.close();
-    for (const p of processes) await p.child.stop();
+    await pair?.stop();
     await ai.close();
   });
 
@@ -91,9 +80,13 @@ describe('evaluation with the openai SDK', () => {
     const result = await finalEvaluation(id);
     assert.equal(result.status, 'completed', JSON.stringify(result));
     assert.equal(result.model, 'test-model-1');
-    assert.equal(result.overallScore, 82);
-    assert.equal(result.recommendation, 'yes');
-    assert.deepEqual(result.competencies, [{ name: 'Communication', score: 4, rationale: 'Structured answers.' }]);
+    // Weights 1 each, scores 4, 3, 3, 3: round(100 · (3+2+2+2)/4 / 4) = 56 (formula of docs/api.md).
+    assert.equal(result.overallScore, 56);
+    assert.equal(result.recommendation, 'mixed');
+    assert.deepEqual(result.competencies[0], { name: 'Communication', score: 4, rationale: 'Structured answers.' });
+    assert.equal(result.rubricVersion, 1);
+    assert.equal(result.version, 1);
+    assert.equal(result.promptVersion, 'rubric-evidence-2026-11-26');
     const [request] = ai.requestsWith(marker);
     assert.equal(request?.authorization, 'Bearer sk-test-key');
     assert.equal(request?.body.model, 'test-model-1');
@@ -120,7 +113,7 @@ describe('evaluation with the openai SDK', () => {
     assert.equal(ai.requestsWith(marker).length, 1);
   });
 
-  it('retries a reply that does not match the schema', async () => {
+  it('asks once more after a reply that does not match the schema', async () => {
     const marker = `invalid-${Date.now()}`;
     ai.script(marker, [{ content: '{"overallScore": 500}' }]);
     const id = await completeInterview(marker);
@@ -129,10 +122,20 @@ describe('evaluation with the openai SDK', () => {
     assert.equal(ai.requestsWith(marker).length, 2);
   });
 
+  it('two invalid replies: one retry, then failed with the reason code ai_invalid_output', async () => {
+    const marker = `invalid-twice-${Date.now()}`;
+    ai.script(marker, [{ content: 'not json at all' }, { json: { competencies: [{ key: 'communication', score: 9 }] } }]);
+    const id = await completeInterview(marker);
+    const result = await finalEvaluation(id);
+    assert.equal(result.status, 'failed', JSON.stringify(result));
+    assert.equal(result.error.code, 'ai_invalid_output');
+    assert.equal(ai.requestsWith(marker).length, 2);
+  });
+
   it('a person erased while the AI is evaluating them: the reply is stored nowhere, and the workflow ends', async () => {
     const marker = `erased-mid-ai-${Date.now()}`;
     const summary = `Summary naming the person ${marker}`;
-    ai.script(marker, [{ content: JSON.stringify({ ...JSON.parse(evaluation), summary, strengths: [`Strength ${marker}`] }) }]);
+    ai.script(marker, [(request) => ({ json: evaluationOf(request, summary) })]);
     const held = ai.hold(marker);
     const id = await completeInterview(marker);
     await held.received;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { startReceiver } from './webhook-receiver.js';
-import { newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
+import { answerTurn, newPosition, openInvite, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 /**
  * The retention purges, end to end: aged rows are written straight into each service's tables,
@@ -99,17 +99,49 @@ describe('retention purges', () => {
     };
     const old = await completed();
     const recent = await completed();
+    const evaluation = async (id: string) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
+    const before = await evaluation(old);
     await db.query(`update recruiting.interviews set completed_at = now() - interval '366 days' where id = $1`, [old]);
     await runSchedule('purge-recruiting');
-    const evaluation = async (id: string) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
     const scrubbed = await evaluation(old);
     assert.equal(scrubbed.status, 'completed');
-    assert.equal(typeof scrubbed.overallScore, 'number');
-    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns], [[], null, [], []]);
+    assert.equal(scrubbed.overallScore, before.overallScore, 'the score stays');
+    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns, scrubbed.overallScoreReason], [[], null, [], [], null]);
     assert.ok(scrubbed.competencies.every((c: { rationale: string; score: number }) => c.rationale === '' && c.score >= 1));
+    assert.deepEqual(scrubbed.competencyScores.map((c: { score: number | null }) => c.score), before.competencyScores.map((c: { score: number | null }) => c.score), 'the competency scores stay');
+    assert.ok(scrubbed.competencyScores.every((c: { rationale: string; evidence: unknown[] }) => c.rationale === '' && c.evidence.length === 0), 'their rationales and quotes go');
+    assert.deepEqual((await call('GET', `/api/v1/interviews/${old}/transcript`, { key: org.key })).body.data.turns, [], 'the transcript goes');
+    const rerun = await call('POST', `/api/v1/interviews/${old}/evaluation/rerun`, { key: org.key, body: {} });
+    assert.equal(rerun.status, 409, rerun.text);
+    assert.equal(rerun.body.error.code, 'conflict', 'nothing is left to evaluate again');
     const kept = await evaluation(recent);
     assert.equal(kept.answers.length, 2);
     assert.ok(kept.summary);
+    // Two scripted questions, each answered thinly and then followed up: eight turns.
+    assert.equal((await call('GET', `/api/v1/interviews/${recent}/transcript`, { key: org.key })).body.data.turns.length, 8);
+  });
+
+  it('recruiting: the turns of an interview never completed go RETENTION_ANSWERS_DAYS after it could last be answered (expiresAt plus its budget)', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const position = await newPosition(org.key);
+    const halfway = async () => {
+      const i = await schedule(org.key, position.id);
+      const token = tokenOf(i.inviteUrl);
+      await startInvite(token);
+      const turn = (await openInvite(token)).turn!;
+      assert.equal((await answerTurn(token, turn.id, `Half an interview ${tag}`)).status, 303);
+      return i.id;
+    };
+    const [old, recent] = [await halfway(), await halfway()];
+    const turnsOf = async (id: string) => Number((await db.query(`select count(*) from recruiting.interview_turns where interview_id = $1`, [id])).rows[0].count);
+    assert.ok((await turnsOf(old)) > 0);
+    // Expired mid-conversation: the old one 366 days after it could last be answered, the recent one just now.
+    await db.query(`update recruiting.interviews set expires_at = now() - interval '366 days' - make_interval(mins => duration_minutes) where id = $1`, [old]);
+    await db.query(`update recruiting.interviews set expires_at = now() - interval '1 day' - make_interval(mins => duration_minutes) where id = $1`, [recent]);
+    await runSchedule('purge-recruiting');
+    assert.equal(await turnsOf(old), 0, 'the old transcript goes');
+    assert.ok((await turnsOf(recent)) > 0, 'the recent one stays');
+    assert.equal((await call('GET', `/api/v1/interviews/${old}`, { key: org.key })).body.data.status, 'expired', 'the interview itself stays');
   });
 
   it('integrations: relayed outbox rows past 24 h, delivery attempts, inbound ATS events and erased people\'s tombstones past 30 days and recorded Idempotency-Keys past IDEMPOTENCY_RETENTION_HOURS go, the rest stays', async () => {

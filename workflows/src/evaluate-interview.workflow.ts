@@ -8,12 +8,12 @@ const { saveEvaluationFailure } = proxyActivities<EvaluationActivities>(RECORD_O
 const { evaluateAndSave } = proxyActivities<EvaluationActivities>(AI_CALL);
 
 /**
- * `evaluate:<interviewId>`: asks the AI provider for the structured evaluation of a completed
- * interview and stores it, in one activity, so no answer or evaluation text sits in this history.
- * Whatever gives up (loading the input, the AI, storing), the evaluation is stored as failed
- * with a reason: it never stays `processing`.
+ * `evaluate:<interviewId>` (version 1) or `evaluate:<interviewId>:<version>` (a re-run): asks the
+ * AI provider for the evaluation of one version and stores it, in one activity, so no transcript
+ * or evaluation text sits in this history. Whatever gives up (loading the input, the AI,
+ * storing), the version is stored as failed with a reason: it never stays `processing`.
  */
-export async function evaluateInterview(args: { interviewId: string; organizationId: string }): Promise<string> {
+export async function evaluateInterview(args: { interviewId: string; organizationId: string; version?: number }): Promise<string> {
   try {
     await evaluateAndSave(args);
   } catch (err) {

@@ -24,6 +24,7 @@ export const routes: ConsoleRoute[] = [
   { path: 'positions/new', title: 'New position', load: () => import('./views/positions/PositionFormView.js') },
   { path: 'positions/:id', title: 'Position', example: 'positions/{position}', load: () => import('./views/positions/PositionView.js') },
   { path: 'positions/:id/edit', title: 'Edit position', example: 'positions/{position}/edit', load: () => import('./views/positions/PositionFormView.js') },
+  { path: 'positions/:id/try', title: 'Try the interview', example: 'positions/{position}/try', load: () => import('./views/positions/TryInterview.js') },
   { path: 'keys', title: 'API keys', nav: true, load: () => import('./views/keys/KeysView.js') },
   { path: 'interviews', title: 'Interviews', nav: true, load: () => import('./views/interviews/InterviewsView.js') },
   { path: 'interviews/new', title: 'Schedule an interview', load: () => import('./views/interviews/ScheduleInterview.js') },

@@ -1,91 +1,140 @@
+import { MAX_ANSWER_CHARS } from '@hireloop/contracts';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
+import { textsFor, type InviteTexts } from './invite-texts.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const STYLE = `
-  body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; background: #f6f7f9; color: #1d2230; overflow-wrap: anywhere; }
-  main { max-width: 44rem; margin: 3rem auto; background: #fff; padding: 2rem 2.5rem; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
-  h1 { font-size: 1.5rem; margin: 0 0 .25rem; } .muted { color: #5b6275; }
-  label { display: block; font-weight: 600; margin: 1.5rem 0 .5rem; }
-  textarea { width: 100%; min-height: 7rem; font: inherit; padding: .6rem; border: 1px solid #c9cedb; border-radius: 8px; box-sizing: border-box; }
-  button { font: inherit; font-weight: 600; background: #3352e0; color: #fff; border: 0; border-radius: 8px; padding: .7rem 1.4rem; margin-top: 1.5rem; cursor: pointer; }
-  .error { background: #fdecec; color: #8a1c1c; padding: .75rem 1rem; border-radius: 8px; }
-  .notice { border: 1px solid #c9cedb; border-radius: 8px; padding: .25rem 1.25rem; margin: 1.5rem 0; }
-  .notice h2 { font-size: 1.15rem; }
-  .choices form { display: inline-block; margin-right: 1rem; }
-  button.secondary { background: #fff; color: #3352e0; border: 1px solid #3352e0; }
-  @media (max-width: 32rem) { main { margin: 0; padding: 1.25rem; border-radius: 0; } .choices form { display: block; } }
-`;
+/** The invite page's script (progressive enhancement; every page works without it) and stylesheet. */
+export const INVITE_SCRIPT_PATH = '/i/assets/interview.js';
+export const INVITE_STYLE_PATH = '/i/assets/interview.css';
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+
+function page(t: InviteTexts, title: string, body: string, script = false): string {
+  return `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escape(title)}</title><link rel="stylesheet" href="${INVITE_STYLE_PATH}">${script ? `<script src="${INVITE_SCRIPT_PATH}" defer></script>` : ''}</head><body><main id="main">${body}</main></body></html>`;
 }
 
-function header(view: InviteView): string {
-  return `<h1>${escape(view.title)}</h1><p class="muted">${escape(view.positionTitle)} · about ${view.duration} minutes</p>`;
+function header(t: InviteTexts, view: InviteView): string {
+  return `<h1>${escape(view.title)}</h1><p class="muted">${escape(view.positionTitle)} · ${escape(t.aboutMinutes(Math.round(view.budgetMinutes)))}</p>`;
 }
 
 /** The AI notice (PRODUCT.md §10) with the organization's name as the contact. */
-function notice(view: InviteView, organization: string): string {
+function notice(t: InviteTexts, view: InviteView, organization: string): string {
   const paragraphs = view.notice.paragraphs.map((p) => `<p>${escape(p).replaceAll('{organization}', () => `<strong>${escape(organization)}</strong>`)}</p>`);
-  return `<section class="notice" id="ai-notice" aria-labelledby="ai-notice-title"><h2 id="ai-notice-title">Before you start: how AI is used</h2>
-${paragraphs.join('\n')}<p class="muted">Notice version ${escape(view.notice.version)}</p></section>`;
+  return `<section class="notice" id="ai-notice" aria-labelledby="ai-notice-title"><h2 id="ai-notice-title">${escape(t.noticeTitle)}</h2>
+${paragraphs.join('\n')}<p class="muted">${escape(t.noticeVersion(view.notice.version))}</p></section>`;
 }
 
 /** "I agree, start": the form carries the consent and the version of the notice shown. */
 function agreeForm(view: InviteView, action: string, label: string): string {
   return `<form method="post" action="${action}"><input type="hidden" name="notice" value="${escape(view.notice.version)}">
-<button type="submit" id="start" name="consent" value="agree">${label}</button></form>`;
+<button type="submit" id="start" name="consent" value="agree">${escape(label)}</button></form>`;
 }
 
-const alert = (problem?: { message: string }) => (problem ? `<p class="error" role="alert">${escape(problem.message)}</p>` : '');
+/** Something the candidate must know about their last submission; `kept` is their text, put back in the form. */
+export interface PageProblem {
+  message: string;
+  kept?: string;
+}
+
+const alert = (problem?: PageProblem) => (problem ? `<p class="error" role="alert" id="problem">${escape(problem.message)}</p>` : '');
+
+/** The time left, as a sentence; the script keeps it current and announces it now and then. */
+export function timeLeftText(t: InviteTexts, remainingSeconds: number): string {
+  if (remainingSeconds <= 0) return t.timeUp;
+  if (remainingSeconds < 60) return t.lastMinute;
+  return t.timeLeft(Math.round(remainingSeconds / 60));
+}
+
+const SENTINEL = 1234567;
+
+/** The turn the candidate answers now: one question, one answer field (PRODUCT.md §12). */
+function turnPage(t: InviteTexts, view: InviteView, turn: NonNullable<InviteView['turn']>, action: string, problem?: PageProblem): string {
+  const remaining = view.remainingSeconds ?? 0;
+  const kind = turn.kind === 'follow_up' ? `<span class="kind">${escape(t.followUpLabel)}</span>` : '';
+  // Texts the script shows, in the page's language; `{n}` is a number it fills in.
+  const scriptTexts = {
+    preparing: t.preparing,
+    sendFailed: t.sendFailed,
+    timeLeft: t.timeLeft(SENTINEL).replace(String(SENTINEL), '{n}'),
+    timeLeftOne: t.timeLeft(1),
+    lastMinute: t.lastMinute,
+    timeUp: t.timeUp,
+    characters: t.characters(SENTINEL, MAX_ANSWER_CHARS).replace(SENTINEL.toLocaleString(t.lang === 'de' ? 'de-DE' : 'en-GB'), '{n}'),
+    empty: t.answerEmpty,
+    tooLong: t.answerTooLong(SENTINEL, MAX_ANSWER_CHARS).replace(SENTINEL.toLocaleString(t.lang === 'de' ? 'de-DE' : 'en-GB'), '{n}'),
+  };
+  const data = Object.entries(scriptTexts).map(([k, v]) => `data-text-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escape(v)}"`).join(' ');
+  const finishBy = remaining <= 0 && view.finishBy ? ` ${escape(t.finishBy(view.finishBy))}` : '';
+  return `${header(t, view)}
+<div class="status-line"><p id="progress">${escape(t.progress(turn.questionNumber, view.questionCount))}</p>
+<p id="time-left" class="muted" data-remaining="${remaining}">${escape(timeLeftText(t, remaining))}${finishBy}</p></div>
+<div id="time-announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
+${alert(problem)}
+<form method="post" action="${action}" id="turn-form" data-signals="${view.collectSignals ? 'on' : 'off'}" ${data}>
+<input type="hidden" name="turn" value="${escape(turn.id)}">
+<h2 class="turn" id="turn-text" tabindex="-1" autofocus>${kind}${escape(turn.text)}</h2>
+<label for="answer">${escape(t.answerLabel)}</label>
+<p id="answer-hint" class="muted">${escape(t.answerHint)}</p>
+<textarea id="answer" name="answer" required rows="8" aria-describedby="turn-text answer-hint">${escape(problem?.kept ?? '')}</textarea>
+<p id="answer-count" class="muted"></p>
+<input type="hidden" name="signals" value="">
+<button type="submit" id="send">${escape(t.send)}</button>
+<p id="preparing" class="preparing" role="status" aria-live="polite"></p>
+</form>`;
+}
+
+/** Whether the page for `view` names the organization: the AI notice (its contact) and the declined page do. */
+export function showsOrganization(view: InviteView): boolean {
+  return view.status === 'scheduled' || view.status === 'declined' || (view.status === 'in_progress' && !view.consentGiven);
+}
 
 /**
- * The candidate's page for each state of the interview (PRODUCT.md §7's status machine).
- * `organization` is the name of the organization that invited the candidate.
+ * The candidate's page for each state of the interview (PRODUCT.md §7's status machine), in the
+ * interview's language. `organization` is the name of the organization that invited the candidate.
  */
-export function invitePage(view: InviteView, token: string, organization: string, problem?: { message: string; answers: string[] }): string {
+export function invitePage(view: InviteView, token: string, organization: string, problem?: PageProblem): string {
+  const t = textsFor(view.language);
   const action = (step: string) => `/i/${encodeURIComponent(token)}/${step}`;
   switch (view.status) {
     case 'scheduled':
-      return page(view.title, `${header(view)}
+      return page(t, view.title, `${header(t, view)}
 ${alert(problem)}
-<p>Hello ${escape(view.candidateName)}, thank you for your interest.</p>
-<p>This interview has ${view.questions.length} questions. Answer each in your own words; you can take your time.
-Your answers are submitted together at the end. The invite is valid until ${escape(new Date(view.expiresAt).toUTCString())}.</p>
-${notice(view, organization)}
-<div class="choices">${agreeForm(view, action('start'), 'I agree, start')}
-<form method="post" action="${action('decline')}"><button type="submit" id="decline" class="secondary">I’d prefer not to be interviewed by an AI</button></form></div>`);
+<p>${escape(t.greeting(view.candidateName))}</p>
+<p>${escape(t.howItWorks(view.questionCount, t.aboutMinutes(Math.round(view.budgetMinutes))))} ${escape(t.validUntil(view.expiresAt))}</p>
+${notice(t, view, organization)}
+<div class="choices">${agreeForm(view, action('start'), t.agreeStart)}
+<form method="post" action="${action('decline')}"><button type="submit" id="decline" class="secondary">${escape(t.decline)}</button></form></div>`);
     case 'in_progress':
       if (!view.consentGiven) {
-        return page(view.title, `${header(view)}
+        return page(t, view.title, `${header(t, view)}
 ${alert(problem)}
-${notice(view, organization)}
-${agreeForm(view, action('start'), 'I agree, continue')}`);
+${notice(t, view, organization)}
+${agreeForm(view, action('start'), t.agreeContinue)}`);
       }
-      return page(view.title, `${header(view)}
-${alert(problem)}
-<form method="post" action="${action('submit')}">
-${view.questions
-  .map((q, i) => `<label for="answer-${i}">${i + 1}. ${escape(q)}</label><textarea id="answer-${i}" name="answer" required maxlength="10000">${escape(problem?.answers[i] ?? '')}</textarea>`)
-  .join('\n')}
-<button type="submit" id="submit">Submit my answers</button></form>`);
+      if (view.turn) return page(t, view.title, turnPage(t, view, view.turn, action('answer'), problem), true);
+      // Between turns (the next one is being decided by another request): look again shortly.
+      return page(t, view.title, `${header(t, view)}<p role="status">${escape(t.preparing)}</p><p><a href="/i/${encodeURIComponent(token)}">${escape(t.showNext)}</a></p>`);
     case 'completed':
-      return page('Thank you', `${header(view)}<h2>Thank you, ${escape(view.candidateName)}!</h2><p>Your answers have been submitted. The hiring team will be in touch.</p>`);
+      return page(t, t.thanksTitle, `${header(t, view)}<h2 id="done" tabindex="-1">${escape(t.thanks(view.candidateName))}</h2><p>${escape(t.thanksBody)}</p>`);
     case 'cancelled':
-      return page('Interview cancelled', `${header(view)}<h2>This interview has been cancelled.</h2><p>The hiring team cancelled it; there is nothing more to do here. If you think this is a mistake, contact the person who invited you.</p>`);
+      return page(t, t.cancelledTitle, `${header(t, view)}<h2>${escape(t.cancelled)}</h2><p>${escape(t.cancelledBody)}</p>`);
     case 'expired':
-      return page('Invite expired', `${header(view)}<h2>This invite has expired.</h2><p>It was valid until ${escape(new Date(view.expiresAt).toUTCString())}. Ask the person who invited you for a new link.</p>`);
+      return page(t, t.expiredTitle, `${header(t, view)}<h2>${escape(t.expired)}</h2><p>${escape(t.expiredBody(view.expiresAt))}</p>`);
     case 'declined':
-      return page('A person will interview you', `${header(view)}<h2 id="declined">You chose not to be interviewed by an AI.</h2><p>That is fine, and it does not count against you. <strong>${escape(organization)}</strong> has been told and will offer you an alternative with a person. There is nothing more to do here.</p>`);
+      return page(t, t.declinedTitle, `${header(t, view)}<h2 id="declined">${escape(t.declined)}</h2><p>${escape(t.declinedBody(organization))}</p>`);
   }
 }
 
 export function notFoundPage(): string {
-  return page('Invite not found', '<h1>This invite link is not valid.</h1><p class="muted">Check that you copied the whole link from your invitation.</p>');
+  return page(textsFor('en'), 'Invite not found', '<h1>This invite link is not valid.</h1><p class="muted">Check that you copied the whole link from your invitation.</p>');
 }
 
 export function unavailablePage(): string {
-  return page('Please try again', '<h1>Something went wrong on our side.</h1><p class="muted">Your progress is saved. Please try again in a minute.</p>');
+  return page(textsFor('en'), 'Please try again', '<h1>Something went wrong on our side.</h1><p class="muted">Your progress is saved. Please try again in a minute.</p>');
+}
+
+/** A form the page could not read (a body in another charset, too large): go back and send it again. */
+export function formUnreadablePage(): string {
+  return page(textsFor('en'), 'The form could not be read', '<h1>The form could not be read.</h1><p class="muted">Go back to the interview and send it again.</p>');
 }

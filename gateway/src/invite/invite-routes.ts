@@ -1,24 +1,42 @@
+import { join } from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '@hireloop/platform';
+import { MAX_ANSWER_CHARS, TurnSignals } from '@hireloop/contracts';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
 import { InviteToken } from '@hireloop/contracts';
+import { formUnreadablePage, invitePage, notFoundPage, showsOrganization, unavailablePage, type PageProblem } from './invite-html.js';
+import { textsFor } from './invite-texts.js';
 import { verifyUtf8Form } from './form-utf8.js';
-import { invitePage, notFoundPage, unavailablePage } from './invite-html.js';
 import { appErrorOfThrown } from '../surface-errors.js';
-import { htmlErrorPage } from '../api/errors.js';
+
+export interface InviteRouteOptions {
+  /** The page's script and stylesheet (gateway/static/invite/). */
+  assetsDir: string;
+}
+
+/** The page's own files: the same for every invite, so a browser may keep them (the pages themselves are no-store). */
+const ASSETS: Record<string, string> = { 'interview.js': 'text/javascript', 'interview.css': 'text/css' };
 
 /**
  * The candidate's invite page at /i/<token>: no login, the unguessable token is the credential.
- * Plain HTML forms (no script needed); each step redirects back to the page (POST → 303 → GET).
+ * Plain HTML forms first (every step works without script): each step is a POST that redirects
+ * back to the page (POST → 303 → GET), and the page shows the interview's state; in progress,
+ * the one turn the candidate answers now. The script only spares the reload (interview.js).
  */
-export function inviteRoutes(services: ServiceClients, logger: Logger) {
+export function inviteRoutes(services: ServiceClients, logger: Logger, options: InviteRouteOptions) {
   const router = Router();
   // Cache-Control, Referrer-Policy and the CSP are set where this is mounted (api/security-headers.ts).
   router.use((_req, res, next) => {
     res.setHeader('X-Robots-Tag', 'noindex');
     next();
+  });
+  router.get('/assets/:file', (req, res, next) => {
+    const type = ASSETS[req.params['file']!];
+    if (!type) return next();
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type(type).sendFile(join(options.assetsDir, req.params['file']!), { cacheControl: false });
   });
   router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100, verify: verifyUtf8Form }));
   // A token that cannot be one is the page of an unknown invite, before any call: it travels to
@@ -35,16 +53,29 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage());
   };
 
-  /** The page for the interview's state; the AI notice names the inviting organization as the contact. */
-  const render = async (req: Request, view: InviteView, token: string, problem?: { message: string; answers: string[] }) => {
-    const organization = await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId });
-    return invitePage(view, token, organization.name, problem);
+  /**
+   * The page for the interview's state. The AI notice and the declined page name the inviting
+   * organization (the contact), asked of identity only for those pages: a turn needs no name.
+   */
+  const render = async (req: Request, view: InviteView, token: string, problem?: PageProblem) => {
+    const organization = showsOrganization(view) ? (await services.identityAsSystem(locals(req).requestId).organizations.get.query({ id: view.organizationId })).name : '';
+    return invitePage(view, token, organization, problem);
   };
   /** Recruiting's invite procedures for this request; the client's address prefix goes to the audit rows of its writes. */
   const recruitingFor = (req: Request) => services.recruitingAsSystem(locals(req).requestId, clientIpPrefix(req.ip));
   const field = (req: Request, name: string) => {
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : undefined;
+  };
+  const pageUrl = (token: string) => `/i/${encodeURIComponent(token)}`;
+  /** The page as it is now, with a status and something to tell the candidate. */
+  const show = async (req: Request, res: Response, token: string, status: number, problem?: (view: InviteView) => PageProblem | undefined) => {
+    try {
+      const view = await recruitingFor(req).invites.view.query({ token });
+      res.status(status).type('html').send(await render(req, view, token, problem?.(view)));
+    } catch (err) {
+      fail(req, res, err);
+    }
   };
 
   router.get('/:token', async (req, res) => {
@@ -61,44 +92,54 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
   // and the version of the notice it showed. A post without them gets the page again, 422.
   router.post('/:token/start', async (req, res) => {
     const token = req.params['token']!;
-    const recruiting = recruitingFor(req);
     const noticeVersion = field(req, 'notice');
+    if (field(req, 'consent') !== 'agree' || !noticeVersion) {
+      return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).consentMissing }));
+    }
     try {
-      if (field(req, 'consent') !== 'agree' || !noticeVersion) {
-        const view = await recruiting.invites.view.query({ token });
-        const message = 'To start, read the notice and choose “I agree, start”.';
-        return res.status(422).type('html').send(await render(req, view, token, { message, answers: [] }));
-      }
-      await recruiting.invites.start.mutate({ token, consent: { noticeVersion } });
+      await recruitingFor(req).invites.start.mutate({ token, consent: { noticeVersion } });
     } catch (err) {
       // Starting twice, or a page left open after expiry: show the page as it now is.
       if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);
     }
-    res.redirect(303, `/i/${encodeURIComponent(token)}`);
+    res.redirect(303, pageUrl(token));
   });
 
-  router.post('/:token/submit', async (req, res) => {
+  // One answer to the turn the form showed (its `turn` field is the key: sent twice, stored
+  // once). Bad input and stale pages get the page again with the text kept in the form.
+  router.post('/:token/answer', async (req, res) => {
     const token = req.params['token']!;
-    const raw = (req.body as { answer?: string | string[] } | undefined)?.answer ?? [];
-    const answers = (Array.isArray(raw) ? raw : [raw]).map((a) => String(a));
-    const recruiting = recruitingFor(req);
+    const turnId = field(req, 'turn') ?? '';
+    const answer = field(req, 'answer') ?? '';
+    const kept = { kept: answer };
+    const trimmed = answer.trim();
+    if (trimmed.length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
+    if (trimmed.length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(trimmed.length, MAX_ANSWER_CHARS), ...kept }));
     try {
-      await recruiting.invites.submit.mutate({ token, answers });
-      res.redirect(303, `/i/${encodeURIComponent(token)}`);
+      const result = await recruitingFor(req).invites.answer.mutate({ token, turnId, answer, signals: signalsOf(field(req, 'signals')) });
+      if (result.outcome !== 'stale' || !result.view) return res.redirect(303, pageUrl(token));
+      res.status(409).type('html').send(await render(req, result.view, token, { message: textsFor(result.view.language).staleTurn, ...kept }));
     } catch (err) {
-      const app = appErrorFromClientError(err);
-      if (app?.code === 'validation_failed' || app?.code === 'conflict') {
-        try {
-          const view = await recruiting.invites.view.query({ token });
-          const message = app.code === 'conflict' ? app.message : 'Please answer every question before submitting.';
-          return res.status(app.code === 'conflict' ? 409 : 422).type('html').send(await render(req, view, token, { message, answers }));
-        } catch (again) {
-          return fail(req, res, again);
-        }
-      }
+      const code = appErrorFromClientError(err)?.code;
+      // Not answerable now (not started, no consent, ended meanwhile): the page says why.
+      if (code === 'conflict') return show(req, res, token, 409);
       fail(req, res, err);
     }
   });
+
+  // The one-page form of before the conversation, still open in a browser: nothing is stored;
+  // the current turn comes back with the answer written for its question kept.
+  router.post('/:token/submit', (req, res) => {
+    const token = req.params['token']!;
+    const raw = (req.body as { answer?: string | string[] } | undefined)?.answer ?? [];
+    const answers = (Array.isArray(raw) ? raw : [raw]).map(String);
+    return show(req, res, token, 409, (view) => {
+      if (!view.turn) return undefined;
+      const written = view.turn.kind === 'question' ? answers[view.turn.questionNumber - 1] : undefined;
+      return { message: textsFor(view.language).staleForm, kept: written ?? '' };
+    });
+  });
+
   // "I'd prefer not to be interviewed by an AI": the interview becomes `declined` and the page
   // says a person will be offered instead.
   router.post('/:token/decline', async (req, res) => {
@@ -109,7 +150,7 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
       // Declining after starting, or a page left open after expiry: show the page as it now is.
       if (appErrorFromClientError(err)?.code !== 'conflict') return fail(req, res, err);
     }
-    res.redirect(303, `/i/${encodeURIComponent(token)}`);
+    res.redirect(303, pageUrl(token));
   });
 
   // Bad input the router or its body parser refused (a token that does not percent-decode, a
@@ -118,7 +159,21 @@ export function inviteRoutes(services: ServiceClients, logger: Logger) {
     const app = appErrorOfThrown(err);
     if (!app || app.status >= 500) return fail(req, res, err);
     if (app.code === 'validation_failed' || app.code === 'route_not_found') return res.status(404).type('html').send(notFoundPage());
-    res.status(app.status).type('html').send(htmlErrorPage(app.status, 'The form could not be read; go back and try again.'));
+    res.status(app.status).type('html').send(formUnreadablePage());
   });
   return router;
+}
+
+/**
+ * The integrity signals the script sent with an answer (PRODUCT.md §12), or none: they are
+ * metadata, so a malformed set is dropped rather than costing the candidate the answer.
+ */
+function signalsOf(raw: string | undefined): TurnSignals | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = TurnSignals.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

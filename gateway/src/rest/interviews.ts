@@ -1,5 +1,5 @@
 import { AppError } from '@hireloop/platform';
-import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery } from '@hireloop/contracts';
+import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery, MAX_EVALUATION_VERSIONS, RerunBody, Transcript } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { listPage } from './pagination.js';
@@ -62,7 +62,7 @@ export const getEvaluation = apiProcedure
     scope: 'read',
     openapi: {
       method: 'GET', path: '/interviews/{id}/evaluation', tags, summary: 'Interview results', errorResponses: [404, 409],
-      description: 'The AI evaluation: `pending` until the candidate submits, then `processing`, then `completed` (or `failed`). 409 `evaluation_unavailable` for a cancelled, expired or declined interview.',
+      description: 'The AI evaluation: `pending` until the candidate submits, then `processing`, then `completed` (or `failed`). With several versions (re-runs), the newest `completed` one, so a re-run in progress never hides a finished score or its review; the newest one while none has completed. Each competency of the rubric is in `competencyScores` with its verified quotes; `overallScore` and `recommendation` are computed from them by the formula in docs/api.md. 409 `evaluation_unavailable` for a cancelled, expired or declined interview.',
     },
   })
   .input(ById)
@@ -74,7 +74,7 @@ export const reviewEvaluation = apiProcedure
     scope: 'write',
     openapi: {
       method: 'POST', path: '/interviews/{id}/evaluation/review', tags, summary: 'Record a person\'s decision', errorResponses: [404, 409],
-      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). Only on a `completed` evaluation: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled, expired or declined interview). A later review replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
+      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). A review belongs to one evaluation version: `version`, by default the one GET …/evaluation returns. Only on a `completed` version: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled, expired or declined interview). A later review of the same version replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
     },
   })
   .input(ReviewBody.extend({ id: InterviewId }).strict())
@@ -84,3 +84,43 @@ export const reviewEvaluation = apiProcedure
     const reviewer = { type: 'api_key' as const, id: ctx.caller.key.id, name: ctx.caller.key.name };
     return { data: await ctx.recruiting.evaluations.review.mutate({ interviewId: id, review, reviewer }) };
   });
+
+export const listEvaluationVersions = apiProcedure
+  .meta({
+    scope: 'read',
+    openapi: {
+      method: 'GET', path: '/interviews/{id}/evaluations', tags, summary: 'Evaluation versions', errorResponses: [404, 409],
+      description: `Every version of the interview's evaluation, newest first (at most ${MAX_EVALUATION_VERSIONS}); empty before the candidate submits. Each version has its own rubric version, model, prompt version and review. 409 \`evaluation_unavailable\` for a cancelled, expired or declined interview.`,
+    },
+  })
+  .input(ById)
+  .output(listEnvelope(Evaluation))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.evaluations.versions.query({ interviewId: input.id }) }));
+
+export const rerunEvaluation = apiProcedure
+  .meta({
+    scope: 'write',
+    successStatus: 202,
+    openapi: {
+      method: 'POST', path: '/interviews/{id}/evaluation/rerun', tags, summary: 'Evaluate again', successDescription: 'The new version, `processing`; poll GET …/evaluations', errorResponses: [404, 409],
+      description: `Makes a new evaluation version of a completed interview, against the rubric version pinned at scheduling (\`rubric: "pinned"\`, the default) or the position's current rubric (\`"current"\`). Earlier versions and their reviews are kept; GET …/evaluation goes on showing the newest completed one. Emits \`evaluation.completed\` (or \`evaluation.failed\`) with the new \`version\`. 409 \`evaluation_not_ready\` before the interview is completed, 409 \`evaluation_unavailable\` for a cancelled, expired or declined interview, 409 \`conflict\` past ${MAX_EVALUATION_VERSIONS} versions or once the transcript is no longer kept.`,
+    },
+  })
+  .input(RerunBody.extend({ id: InterviewId }).strict())
+  .output(envelope(Evaluation))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...body } = input;
+    return { data: await ctx.recruiting.evaluations.rerun.mutate({ interviewId: id, body }) };
+  });
+
+export const getTranscript = apiProcedure
+  .meta({
+    scope: 'read',
+    openapi: {
+      method: 'GET', path: '/interviews/{id}/transcript', tags, summary: 'Interview transcript', errorResponses: [404],
+      description: 'The turns of the interview in order: interviewer questions (and follow-ups) and the candidate\'s answers, each with its `id` (`turn_…`), which evaluation quotes point to. Empty before the candidate submits, and once the candidate is erased or the answers retention (RETENTION_ANSWERS_DAYS) has passed.',
+    },
+  })
+  .input(ById)
+  .output(envelope(Transcript))
+  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.interviews.transcript.query({ id: input.id }) }));

@@ -2,7 +2,7 @@ import { router } from './trpc.js';
 import { me } from './me.js';
 import { createCandidate, eraseCandidate, getCandidate, listCandidates, updateCandidate } from './candidates.js';
 import { createPosition, getPosition, listPositions, updatePosition } from './positions.js';
-import { cancelInterview, getEvaluation, getInterview, listInterviews, reviewEvaluation, scheduleInterview } from './interviews.js';
+import { cancelInterview, getEvaluation, getInterview, getTranscript, listEvaluationVersions, listInterviews, rerunEvaluation, reviewEvaluation, scheduleInterview } from './interviews.js';
 import { enrollCandidate, getHiringFlow, listFlowCandidates, listHiringFlows, moveFlowCandidate } from './hiring-flows.js';
 import {
   createWebhook, deleteWebhook, getWebhook, listDeliveryAttempts, listWebhookDeliveries, listWebhooks, replayWebhook, retryWebhookDelivery, rotateWebhookSecret, testWebhook,
@@ -31,6 +31,9 @@ export const restRouter = router({
   cancelInterview,
   getEvaluation,
   reviewEvaluation,
+  listEvaluationVersions,
+  rerunEvaluation,
+  getTranscript,
   listHiringFlows,
   getHiringFlow,
   enrollCandidate,

@@ -91,7 +91,9 @@ export function arbitraryFor(schema: JsonSchema, resolve: (ref: string) => JsonS
     case 'array': {
       if (depth > 4) return fc.constant([]);
       const items = schema.items ? arbitraryFor(schema.items, resolve, known, depth + 1) : fc.anything();
-      return fc.array(items, { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      // At most 3 items, unless the schema needs more (a rubric's five anchors).
+      const minLength = schema.minItems ?? 0;
+      return fc.array(items, { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)) });
     }
     case 'object': {
       if (depth > 4) return fc.constant({});

@@ -81,6 +81,8 @@ export const ID_PREFIXES = {
   user: 'usr',
   session: 'ses',
   auditEvent: 'aud',
+  question: 'q',
+  turn: 'turn',
 } as const;
 
 /** Success envelope: `{"data": …}` and nothing else at the top level (PRODUCT.md §3). */

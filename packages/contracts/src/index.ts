@@ -7,6 +7,7 @@ export * from './visible-text.js';
 export * from './tokens.js';
 export * from './identity.js';
 export * from './recruiting.js';
+export * from './interviewer.js';
 export * from './events.js';
 export * from './integrations.js';
 export * from './http.js';

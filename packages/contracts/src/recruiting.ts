@@ -3,6 +3,7 @@ import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Times
 import { EmailAddress, StoredEmail } from './email.js';
 import { Metadata, MetadataPatch, StoredMetadata } from './metadata.js';
 import { visibleName } from './visible-text.js';
+import { Accommodations, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
 // used by the input that sets it and by the resource that returns it, so the OpenAPI document
@@ -113,7 +114,9 @@ export const Position = z
     employmentType: EmploymentType,
     status: PositionStatus,
     externalId: ExternalId.nullable(),
-    interviewQuestions: InterviewQuestions,
+    interviewQuestions: InterviewQuestions.describe('The texts of `questions`, in order (kept for v1 clients)'),
+    rubric: Rubric.describe('The employer\'s rubric the AI scores against; a position created without one has the default rubric (docs/api.md)'),
+    questions: Questions.describe('What the AI interview asks, with the competencies each question is about; a default set is asked when empty'),
     createdAt: Timestamp,
     updatedAt: SyncUpdatedAt,
   })
@@ -129,7 +132,9 @@ export const CreatePositionBody = z
     employmentType: EmploymentType.default('full_time'),
     status: PositionStatus.default('open'),
     externalId: ExternalId.optional(),
-    interviewQuestions: InterviewQuestions.default([]).describe('0–20 questions; a default set is used when empty'),
+    interviewQuestions: InterviewQuestions.default([]).describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults; give one of the two'),
+    rubric: RubricInput.optional().describe('Without it the position gets the default rubric (docs/api.md)'),
+    questions: QuestionsInput.optional(),
   })
   .strict()
   .meta({ id: 'CreatePositionBody' });
@@ -145,7 +150,9 @@ export const UpdatePositionBody = z
     employmentType: EmploymentType.optional(),
     status: PositionStatus.optional(),
     externalId: ExternalId.nullable().optional(),
-    interviewQuestions: InterviewQuestions.optional().describe('0–20 questions; a default set is used when empty'),
+    interviewQuestions: InterviewQuestions.optional().describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults (a question whose text is unchanged keeps its settings); give one of the two'),
+    rubric: RubricInput.optional().describe('Replaces the rubric: a new `version`'),
+    questions: QuestionsInput.optional().describe('Replaces the questions: a new rubric `version`'),
   })
   .strict()
   .meta({ id: 'UpdatePositionBody' });
@@ -186,6 +193,8 @@ export const Interview = z
     candidate: CandidateSummary,
     positionId: PositionId,
     duration: Duration.describe('Length in whole minutes'),
+    language: InterviewLanguage,
+    accommodations: Accommodations.describe('What the candidate is given beyond `duration`'),
     inviteUrl: z.url().max(2048).describe('The page where the candidate takes the interview; send it to the candidate'),
     expiresAt: Timestamp,
     startedAt: Timestamp.nullable(),
@@ -208,7 +217,9 @@ export const CreateInterviewBody = z
       .strict(),
     positionId: PositionId,
     duration: Duration.default(30).describe('Whole minutes, 5–180'),
-    expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation'),
+    expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation. An interview started before then can be finished until `expiresAt` plus its time budget'),
+    language: InterviewLanguage.default('en'),
+    accommodations: Accommodations.optional().describe('Extra time for the candidate (e.g. an agreed accommodation); none by default'),
   })
   .strict()
   .meta({ id: 'CreateInterviewBody' });
@@ -225,6 +236,7 @@ export const ListInterviewsQuery = ListQuery.extend({
 export type ListInterviewsQuery = z.infer<typeof ListInterviewsQuery>;
 
 export const Recommendation = z.enum(['strong_no', 'no', 'mixed', 'yes', 'strong_yes']);
+export type Recommendation = z.infer<typeof Recommendation>;
 export const EvaluationStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
 
 /** The structured evaluation the AI produces (validated before it is stored). */
@@ -264,7 +276,11 @@ export const EvaluationReview = z
   .meta({ id: 'EvaluationReview' });
 
 export const ReviewBody = z
-  .object({ decision: ReviewDecision, note: ReviewNote.optional().describe('Why; shown with the review') })
+  .object({
+    decision: ReviewDecision,
+    note: ReviewNote.optional().describe('Why; shown with the review'),
+    version: int32(1, MAX_EVALUATION_VERSIONS).optional().describe('The evaluation version decided on; default: the one GET …/evaluation returns'),
+  })
   .strict()
   .meta({ id: 'ReviewBody' });
 export type ReviewBody = z.infer<typeof ReviewBody>;
@@ -283,7 +299,13 @@ export const Evaluation = z
     model: ModelName.nullable(),
     error: Failure.nullable(),
     completedAt: Timestamp.nullable(),
-    review: EvaluationReview.nullable().describe('The latest decision a person made on this evaluation; null until one is made'),
+    review: EvaluationReview.nullable().describe('The latest decision a person made on this evaluation version; null until one is made'),
+    version: int32(1, MAX_EVALUATION_VERSIONS).nullable().describe('1, 2, … per interview (re-runs make new versions); null while `pending`'),
+    rubricVersion: int32(1, 2_000_000_000).nullable().describe('The rubric version scored against; null for an interview scheduled before rubrics existed (evaluated as before)'),
+    promptVersion: z.string().max(100).nullable().describe('The version of the instructions the model was given'),
+    competencyScores: z.array(CompetencyScore).max(8).nullable().describe('One entry per rubric competency, with verified evidence; null without a rubric or before completion'),
+    droppedQuotes: int32(0, 1000).describe('Quotes the model gave that were refused: not found verbatim in that candidate turn (after NFC and whitespace folding), or beyond 3 per competency'),
+    overallScoreReason: z.string().max(500).nullable().describe('Why `overallScore` is null on a completed evaluation (less than half of the rubric\'s weight had evidence)'),
   })
   .meta({ id: 'Evaluation' });
 export type Evaluation = z.infer<typeof Evaluation>;

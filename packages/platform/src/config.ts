@@ -27,7 +27,10 @@ export class ConfigError extends Error {}
  * before key ids (INTERNAL_AUTH_SECRET, WEBHOOK_SECRET_KEY) still work: see withLegacyKeys.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(withLegacyKeys(env));
+  // An empty setting is an unset one: docker-compose passes `${OPENAI_API_KEY:-}` and the like
+  // for settings left out, which would otherwise fail their schema (or pass as a key "").
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(withLegacyKeys(set));
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -16,6 +16,8 @@ import * as m0014 from './0014_candidate_erasure.js';
 import * as m0015 from './0015_workflow_request_id.js';
 import * as m0016 from './0016_audit_events.js';
 import * as m0017 from './0017_idempotency_records.js';
+import * as m0018 from './0018_interviewer_rubric.js';
+import * as m0019 from './0019_interview_conversation.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0015_workflow_request_id': m0015,
   '0016_audit_events': m0016,
   '0017_idempotency_records': m0017,
+  '0018_interviewer_rubric': m0018,
+  '0019_interview_conversation': m0019,
 };

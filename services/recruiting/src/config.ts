@@ -28,6 +28,12 @@ export const RecruitingConfig = BaseConfig.extend({
   AUDIT_RETENTION_DAYS: AuditRetentionDays,
   /** Deadline of each call an outbox relay makes (publish, workflow start); claimed rows are leased for 3×. */
   RELAY_CALL_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
+  /** The interviewer's follow-ups (PRODUCT.md §12): without a key the offline writer asks them (model "offline"). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** The deadline of one follow-up: past it, the next scripted question comes (the turn records `timeout`). */
+  INTERVIEWER_FOLLOW_UP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
   /** A change must commit within this many ms of its `updated_at`; `updatedAfter` lists lag twice this. */
   SYNC_COMMIT_WINDOW_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely, Transaction } from '@hireloop/platform';
+import type { Competency, CompetencyScore, FollowUpSkipped, InterviewLanguage, Question, TurnSignals } from '@hireloop/contracts';
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type Json<T> = ColumnType<T, string, string>;
@@ -29,9 +30,39 @@ export interface PositionsTable {
   status: 'open' | 'closed';
   source: Generated<string>;
   external_id: string | null;
-  interview_questions: Json<string[]>;
+  /** No longer read or written (migration 0018): `questions` holds the questions. */
+  interview_questions: Generated<unknown>;
+  /** The current rubric version; its competencies and questions, as in rubric_versions. */
+  rubric_version: number;
+  competencies: Json<Competency[]>;
+  questions: Json<Question[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Every version of every position's rubric, never changed once written: interviews pin one. */
+export interface RubricVersionsTable {
+  position_id: string;
+  version: number;
+  organization_id: string;
+  competencies: Json<Competency[]>;
+  questions: Json<Question[]>;
+  created_at: Timestamp;
+}
+
+/** The transcript (PRODUCT.md §12): one row per turn, stored once per (interview, seq). */
+export interface InterviewTurnsTable {
+  id: string;
+  organization_id: string;
+  interview_id: string;
+  seq: number;
+  role: 'interviewer' | 'candidate';
+  kind: 'question' | 'follow_up' | 'answer';
+  question_id: string;
+  text: string;
+  at: Date;
+  signals: ColumnType<TurnSignals | null, string | null | undefined, string | null>;
+  follow_up_skipped: ColumnType<FollowUpSkipped | null, FollowUpSkipped | null | undefined, FollowUpSkipped | null>;
 }
 
 export interface InterviewsTable {
@@ -42,11 +73,23 @@ export interface InterviewsTable {
   candidate_id: string;
   position_id: string;
   duration_minutes: number;
+  /** The interview's language (INTERVIEW_LANGUAGES): page texts, the AI notice, follow-ups. */
+  language: ColumnType<InterviewLanguage, InterviewLanguage | undefined, InterviewLanguage>;
+  /** Extra time on top of the duration, 0–100 percent (PRODUCT.md §12 "Time"). */
+  extra_time_percent: ColumnType<number, number | undefined, number>;
   invite_token_hash: string;
   /** The token sealed with INVITE_TOKEN_KEYS (null only before the start-up backfill). */
   invite_token_sealed: string | null;
+  /** The question texts, as shown (kept for the invite page). */
   questions: Json<string[]>;
-  answers: ColumnType<string[] | null, string | null, string | null>;
+  /** Emptied by migration 0018 and no longer written: the transcript (interview_turns) holds the answers. */
+  answers: ColumnType<string[] | null, string | null | undefined, string | null>;
+  /** The rubric version pinned at scheduling; null for an interview scheduled before rubrics. */
+  rubric_version: number | null;
+  /** The questions pinned at scheduling (ids, competencies, follow-ups); null as rubric_version. */
+  pinned_questions: ColumnType<Question[] | null, string | null | undefined, string | null>;
+  /** When the transcript and evaluation text were scrubbed (erasure or answers retention). */
+  content_scrubbed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   expires_at: Date;
   started_at: Date | null;
   completed_at: Date | null;
@@ -61,6 +104,13 @@ export interface InterviewsTable {
 
 export interface EvaluationsTable {
   interview_id: string;
+  /** 1, 2, … per interview: every re-run is a new version (at most MAX_EVALUATION_VERSIONS). */
+  version: number;
+  rubric_version: number | null;
+  prompt_version: string | null;
+  competency_scores: ColumnType<CompetencyScore[] | null, string | null | undefined, string | null>;
+  dropped_quotes: Generated<number>;
+  overall_score_reason: string | null;
   organization_id: string;
   status: 'processing' | 'completed' | 'failed';
   overall_score: number | null;
@@ -129,6 +179,8 @@ export interface RecruitingDB {
   'recruiting.enrollments': EnrollmentsTable;
   'recruiting.candidates': CandidatesTable;
   'recruiting.positions': PositionsTable;
+  'recruiting.rubric_versions': RubricVersionsTable;
+  'recruiting.interview_turns': InterviewTurnsTable;
 }
 
 export type Db = Kysely<RecruitingDB> | Transaction<RecruitingDB>;

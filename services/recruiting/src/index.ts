@@ -9,6 +9,7 @@ import { SCHEMA, type RecruitingDB } from './db.js';
 import { InviteTokens, resealInviteTokens, sealLegacyInviteTokens } from './interviews/invite-token.js';
 import { expireOverdueInterviews } from './interviews/interviews.queries.js';
 import { createRecruitingRouter } from './router.js';
+import { createFollowUpWriter } from './interviewer/follow-up-writer.js';
 
 const config = loadRecruitingConfig();
 const logger = createLogger('recruiting', config.LOG_LEVEL);
@@ -26,7 +27,9 @@ if (resealed > 0) logger.info({ resealed }, 'sealed invite tokens again under th
 const sealedEvents = await sealEventInviteUrls(db, { schema: SCHEMA, name: 'outbox' }, inviteBox);
 if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite URLs of outbox events under the current INVITE_TOKEN_KEYS key');
 const lanes = laneQueues(config.TEMPORAL_TASK_QUEUE);
-const router = createRecruitingRouter({ db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, lanes, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS });
+const writer = createFollowUpWriter({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.INTERVIEWER_FOLLOW_UP_TIMEOUT_MS });
+const interviewer = { writer, followUpTimeoutMs: config.INTERVIEWER_FOLLOW_UP_TIMEOUT_MS, logger };
+const router = createRecruitingRouter({ interviewer, db, cursors: new CursorCodec(config.CURSOR_KEYS), tokens, lanes, retentionAnswersDays: config.RETENTION_ANSWERS_DAYS, syncLagMs: 2 * config.SYNC_COMMIT_WINDOW_MS, outboxRetentionHours: config.OUTBOX_RETENTION_HOURS, auditRetentionDays: config.AUDIT_RETENTION_DAYS, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS });
 
 // Workflow starts written with a change (evaluation) are relayed to Temporal after commit.
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely, type Lane } from '@hireloop/platform';
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
-  Evaluation, EvaluationResult, FlowId, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
+  Evaluation, EvaluationResult, FlowId, MAX_EVALUATION_VERSIONS, ModelEvaluation, RerunBody, Transcript, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
   ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
@@ -15,11 +15,14 @@ import { applyJobDescription, createPosition, getPositionRow, listPositions, toP
 import { applyAtsEvent, listStageMappings, setStageMappings } from './ats/ats.queries.js';
 import { cancelInterview, getInterviewRow, listInterviews, scheduleInterview, toInterview } from './interviews/interviews.queries.js';
 import type { InviteTokens } from './interviews/invite-token.js';
-import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, reviewEvaluation } from './evaluations/evaluations.queries.js';
+import { evaluationInput, finishEvaluation, getEvaluation, listCandidateEvaluations, listEvaluationVersions, rerunEvaluation, reviewEvaluation } from './evaluations/evaluations.queries.js';
+import { transcriptOf } from './interviews/transcript.js';
 import { createFlow, getFlow, listFlows, updateFlow } from './flows/flows.queries.js';
 import { enroll, listCandidateEnrollments, listEnrollments, moveEnrollment } from './flows/enrollments.queries.js';
 import { seedDemoFlows } from './flows/demo-flows.js';
 import { inviteRouter } from './invites/invites.router.js';
+import type { Interviewer } from './interviewer/conversation.queries.js';
+import { PreviewInput, PreviewStep, previewStep } from './interviewer/preview.js';
 
 export interface RecruitingDeps {
   db: Kysely<RecruitingDB>;
@@ -37,9 +40,14 @@ export interface RecruitingDeps {
   idempotencyRetentionHours: number;
   /** RETENTION_ANSWERS_DAYS, stated in the invite page's AI notice. */
   retentionAnswersDays: number;
+  /** The AI interviewer's follow-ups (writer and deadline) and what starts when an interview ends. */
+  interviewer: Omit<Interviewer, 'taskQueue'>;
 }
 
 const ById = <T extends z.ZodType>(id: T) => z.object({ id });
+const Version = z.number().int().min(1).max(MAX_EVALUATION_VERSIONS);
+/** Workflows started before evaluation versions existed pass no version: theirs is the first. */
+const OfVersion = z.object({ interviewId: InterviewId, version: Version.default(1) });
 /** A page of an erased person's related ids: after the last id of the previous page (none: the first). */
 const erasurePage = { after: z.string().max(100).nullable().optional(), limit: z.number().int().min(1).max(ERASURE_PAGE_MAX).default(ERASURE_PAGE_MAX) };
 
@@ -91,6 +99,13 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }))
         .output(Interview)
         .mutation(({ ctx, input }) => cancelInterview(db, tokens, ctx.org, input.id, input.reason)),
+      /** "Try the interview" (console): the next step of a preview of a position's conversation; nothing is stored. */
+      preview: orgProcedure.input(PreviewInput).output(PreviewStep).mutation(({ ctx, input }) => previewStep(db, deps.interviewer, ctx.org, input)),
+      /** GET /interviews/{id}/transcript: the turns, in order (empty before submission and once scrubbed). */
+      transcript: orgProcedure.input(ById(InterviewId)).output(Transcript).query(async ({ ctx, input }) => {
+        await getInterviewRow(db, ctx.org, input.id);
+        return transcriptOf(db, input.id);
+      }),
     }),
     evaluations: router({
       get: orgProcedure.input(z.object({ interviewId: InterviewId })).output(Evaluation).query(({ ctx, input }) => getEvaluation(db, ctx.org, input.interviewId)),
@@ -99,6 +114,13 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .input(ListCandidateEvaluationsQuery)
         .output(pageOf(Evaluation))
         .query(({ ctx, input }) => listCandidateEvaluations(db, cursors, ctx.org, input)),
+      /** Every version of an interview's evaluation, newest first. */
+      versions: orgProcedure.input(z.object({ interviewId: InterviewId })).output(z.array(Evaluation).max(MAX_EVALUATION_VERSIONS)).query(({ ctx, input }) => listEvaluationVersions(db, ctx.org, input.interviewId)),
+      /** A new version, against the pinned or the current rubric: `processing` until its workflow ends. */
+      rerun: orgProcedure
+        .input(z.object({ interviewId: InterviewId, body: RerunBody }))
+        .output(Evaluation)
+        .mutation(({ ctx, input }) => rerunEvaluation(db, ctx.org, input.interviewId, input.body, deps.lanes.ai, ctx.idempotencyScope ?? null)),
       /**
        * A person's decision; the reviewer is the caller (gateway: the API key; console: the session
        * user), who names itself: a reviewer other than the token's subject is refused.
@@ -111,15 +133,23 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
           return reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer, ctx.idempotencyScope ?? null);
         }),
       /** For the evaluation workflow's activities. */
-      input: systemOrgProcedure.input(z.object({ interviewId: InterviewId })).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId)),
+      input: systemOrgProcedure.input(OfVersion).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId, input.version)),
+      /** The model's per-competency output (verified and scored here), or a legacy result for an interview from before rubrics. */
       complete: systemOrgProcedure
-        .input(z.object({ interviewId: InterviewId, result: EvaluationResult, model: z.string().min(1) }))
+        .input(
+          OfVersion.extend({
+            outcome: z.discriminatedUnion('kind', [
+              z.object({ kind: z.literal('rubric'), output: ModelEvaluation, model: z.string().min(1), promptVersion: z.string().min(1).max(100) }),
+              z.object({ kind: z.literal('legacy'), result: EvaluationResult, model: z.string().min(1), promptVersion: z.string().min(1).max(100) }),
+            ]),
+          }),
+        )
         .output(Evaluation)
-        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, { result: input.result, model: input.model })),
+        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, input.version, input.outcome)),
       fail: systemOrgProcedure
-        .input(z.object({ interviewId: InterviewId, error: z.object({ code: z.string(), message: z.string().max(2000) }), model: z.string().nullable() }))
+        .input(OfVersion.extend({ error: z.object({ code: z.string(), message: z.string().max(2000) }), model: z.string().nullable() }))
         .output(Evaluation)
-        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, { error: input.error, model: input.model })),
+        .mutation(({ ctx, input }) => finishEvaluation(db, ctx.org, input.interviewId, input.version, { kind: 'failed', error: input.error, model: input.model })),
     }),
     flows: router({
       list: orgProcedure.input(ListFlowsQuery).output(pageOf(HiringFlow)).query(({ ctx, input }) => listFlows(db, cursors, ctx.org, input)),
@@ -152,7 +182,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(z.object({ created: z.boolean() }))
         .mutation(({ input }) => seedDemoFlows(db, input.organizationId)),
     }),
-    invites: inviteRouter(db, tokens, deps.lanes.ai, deps.retentionAnswersDays),
+    invites: inviteRouter(db, tokens, { ...deps.interviewer, taskQueue: deps.lanes.ai }, deps.retentionAnswersDays),
     retention: router({
       /**
        * Run hourly by the `purge-recruiting` Temporal schedule: relayed outbox rows past

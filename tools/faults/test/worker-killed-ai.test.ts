@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { call, eventually } from '@hireloop/devstack/testing';
-import { startOpenAiTestServer, type HeldRequest, type RecordedRequest } from '@hireloop/devstack/openai-test-server';
+import { startOpenAiTestServer, turnsIn, type HeldRequest, type RecordedRequest } from '@hireloop/devstack/openai-test-server';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 import { startTestTopology } from '@hireloop/topology/testing';
 import type { Topology } from '@hireloop/topology/topology';
@@ -29,10 +29,15 @@ let topology: Topology;
 let ai: Awaited<ReturnType<typeof startOpenAiTestServer>>;
 const MODEL = 'fault-model-1';
 
-const evaluation = { overallScore: 77, recommendation: 'yes', summary: 'Concrete answers.', strengths: ['Examples'], concerns: ['Testing'], competencies: [{ name: 'Communication', score: 4, rationale: 'Clear.' }] };
+/** Every competency of the default rubric scored 4 from a true quote of the first answer: overall 75. */
+const evaluationOf = (req: RecordedRequest) => {
+  const answer = turnsIn(req).find((t) => t.role === 'candidate')!;
+  return { competencies: ['communication', 'problem_solving', 'collaboration', 'ownership'].map((key) => ({ key, score: 4, rationale: 'Clear.', quotes: [{ turnId: answer.turnId, quote: answer.text }] })) };
+};
+const EXPECTED_OVERALL = 75;
 const jobDescription = { title: 'Fault Engineer', summary: 'Breaks things on purpose.', responsibilities: ['Kill workers'], requirements: ['Patience'], niceToHave: [], markdown: '# Fault Engineer\n' };
 const replyFor = (req: RecordedRequest) =>
-  JSON.stringify(JSON.stringify(req.body.response_format ?? '').includes('interview_evaluation') ? evaluation : jobDescription);
+  JSON.stringify(JSON.stringify(req.body.response_format ?? '').includes('rubric_evaluation') ? evaluationOf(req) : jobDescription);
 
 before(async () => {
   ai = await startOpenAiTestServer(replyFor);
@@ -168,7 +173,7 @@ describe('fault: the worker SIGKILLed mid AI call', () => {
       events: { done: 'evaluation.completed', failed: 'evaluation.failed', idField: 'interviewId' },
     });
     assert.equal(final['model'], MODEL);
-    assert.equal(final['overallScore'], evaluation.overallScore);
+    assert.equal(final['overallScore'], EXPECTED_OVERALL);
     report('worker SIGKILLed mid evaluation', facts);
   });
 

@@ -1,14 +1,30 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/activity';
-import { z } from 'zod';
-import { EvaluationResult, JobDescriptionResult } from '@hireloop/contracts';
+import type { z } from 'zod';
+import { classifyAiError, createOpenAiClient, structuredCompletion, type StructuredResult } from '@hireloop/ai';
+import { EvaluationResult, JobDescriptionResult, ModelEvaluation, type Competency, type Rubric } from '@hireloop/contracts';
+import { dataBlock, dataDelimiters, dataRule } from '@hireloop/platform/prompt-data';
+import { offlineRubricEvaluation } from './offline-rubric.js';
+import { LEGACY_PROMPT_VERSION, RUBRIC_PROMPT_VERSION, rubricPrompt } from './rubric-prompt.js';
 
+/** An interview scheduled before rubrics: evaluated as before, from its questions and answers. */
 export interface EvaluationInput {
   interviewId: string;
   title: string;
   candidateName: string;
   position: { title: string; description: string | null };
   answers: { question: string; answer: string }[];
+}
+
+/** One evaluation version against a rubric: the rubric, the questions asked, the transcript. */
+export interface RubricEvaluationInput {
+  interviewId: string;
+  version: number;
+  title: string;
+  position: { title: string };
+  rubric: Pick<Rubric, 'version'> & { competencies: (Omit<Competency, 'description'> & { description?: string | null | undefined })[] };
+  questions: { id: string; text: string; competencies: string[] }[];
+  turns: { id: string; role: 'interviewer' | 'candidate'; kind: string; questionId: string; text: string }[];
 }
 
 /** The AI work the platform does (ARCHITECTURE.md "AI"). Structured output, validated with zod. */
@@ -23,7 +39,12 @@ export interface JobDescriptionInput {
 
 export interface AiProvider {
   readonly model: string;
+  /** The version of the rubric instructions (or of the offline scoring) this provider uses. */
+  readonly rubricPromptVersion: string;
+  readonly legacyPromptVersion: string;
   evaluateInterview(input: EvaluationInput): Promise<EvaluationResult>;
+  /** Per-competency scores, rationales and quotes; recruiting verifies them and computes the rest. */
+  scoreAgainstRubric(input: RubricEvaluationInput): Promise<ModelEvaluation>;
   writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult>;
 }
 
@@ -36,7 +57,7 @@ export interface AiConfig {
 
 /** OpenAI (or any OpenAI-compatible server) when a key is configured, else the offline provider. */
 export function createAiProvider(config: AiConfig): AiProvider {
-  return config.apiKey ? new OpenAiProvider(config) : new OfflineProvider();
+  return config.apiKey ? new OpenAiProvider({ ...config, apiKey: config.apiKey }) : new OfflineProvider();
 }
 
 /**
@@ -45,6 +66,12 @@ export function createAiProvider(config: AiConfig): AiProvider {
  */
 export class OfflineProvider implements AiProvider {
   readonly model = 'offline';
+  readonly rubricPromptVersion = 'offline-rubric-1';
+  readonly legacyPromptVersion = 'offline-legacy-1';
+
+  async scoreAgainstRubric(input: RubricEvaluationInput): Promise<ModelEvaluation> {
+    return offlineRubricEvaluation(input);
+  }
 
   async evaluateInterview(input: EvaluationInput): Promise<EvaluationResult> {
     const words = input.answers.map((a) => a.answer.trim().split(/\s+/).filter(Boolean).length);
@@ -94,21 +121,29 @@ competencies (name, score 1-5, rationale).`;
  */
 export class OpenAiProvider implements AiProvider {
   readonly model: string;
+  readonly rubricPromptVersion = RUBRIC_PROMPT_VERSION;
+  readonly legacyPromptVersion = LEGACY_PROMPT_VERSION;
   private readonly client: OpenAI;
 
-  constructor(config: AiConfig) {
+  constructor(config: AiConfig & { apiKey: string }) {
     this.model = config.model;
-    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 0, timeout: config.timeoutMs });
+    this.client = createOpenAiClient({ apiKey: config.apiKey, baseUrl: config.baseUrl, timeoutMs: config.timeoutMs });
   }
 
   async evaluateInterview(input: EvaluationInput): Promise<EvaluationResult> {
+    const d = dataDelimiters(input.interviewId);
     return this.structured(
       EvaluationResult,
       'interview_evaluation',
       `Position: ${input.position.title}\n${input.position.description ?? ''}\n\nInterview: ${input.title}\n\n` +
-        input.answers.map((a, i) => `Question ${i + 1}: ${a.question}\nAnswer: ${a.answer}`).join('\n\n'),
-      SYSTEM_PROMPT,
+        dataBlock(d, input.answers.map((a, i) => `Question ${i + 1}: ${a.question}\nAnswer: ${a.answer}`).join('\n\n')),
+      `${SYSTEM_PROMPT}\n${dataRule(d)}`,
     );
+  }
+
+  async scoreAgainstRubric(input: RubricEvaluationInput): Promise<ModelEvaluation> {
+    const prompt = rubricPrompt(input);
+    return this.structured(ModelEvaluation, 'rubric_evaluation', prompt.user, prompt.system);
   }
 
   async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult> {
@@ -122,39 +157,34 @@ whole description as markdown. Avoid gendered language and needless requirements
     );
   }
 
-  /** One chat completion with a JSON-schema response format, parsed and validated. */
+  /**
+   * One chat completion with a JSON-schema response format, parsed and validated. A reply that is
+   * not JSON or misses the schema is asked for once more; a second invalid reply is a permanent
+   * failure with the code `ai_invalid_output` (PRODUCT.md §12: one retry, then failed).
+   */
   async structured<T extends z.ZodType>(schema: T, name: string, user: string, system: string): Promise<z.infer<T>> {
-    let content: string | null | undefined;
+    const first = await this.attempt(schema, name, user, system);
+    if (first.ok) return first.value;
+    const second = await this.attempt(schema, name, user, system);
+    if (second.ok) return second.value;
+    throw ApplicationFailure.nonRetryable(`Twice no usable AI reply. ${second.reason}`, 'ai_invalid_output');
+  }
+
+  private async attempt<T extends z.ZodType>(schema: T, name: string, user: string, system: string): Promise<StructuredResult<z.infer<T>>> {
     try {
-      const completion = await this.client.chat.completions.create({
-        model: this.model,
-        messages: [
-          { role: 'system', content: system },
-          { role: 'user', content: user },
-        ],
-        response_format: { type: 'json_schema', json_schema: { name, schema: z.toJSONSchema(schema) as Record<string, unknown> } },
-      });
-      content = completion.choices[0]?.message.content;
+      return await structuredCompletion(this.client, { model: this.model, schema, name, system, user });
     } catch (err) {
-      throw classifyAiError(err);
+      throw temporalFailureOf(err);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(content ?? '');
-    } catch {
-      throw ApplicationFailure.retryable('The AI reply was not JSON.', 'ai_invalid_output');
-    }
-    const result = schema.safeParse(parsed);
-    if (!result.success) throw ApplicationFailure.retryable(`The AI reply did not match the schema: ${result.error.issues[0]?.message}`, 'ai_invalid_output');
-    return result.data;
   }
 }
 
-/** Permanent for a request the provider refuses; retryable for rate limits, outages and timeouts. */
-export function classifyAiError(err: unknown): Error {
-  if (err instanceof OpenAI.APIError && err.status !== undefined) {
-    if (err.status === 429 || err.status >= 500) return ApplicationFailure.retryable(`AI provider answered ${err.status}`, 'ai_unavailable');
-    return ApplicationFailure.nonRetryable(`AI provider refused the request (${err.status}): ${err.message.slice(0, 300)}`, 'ai_request_rejected');
-  }
-  return ApplicationFailure.retryable(`AI provider unreachable: ${(err as Error).message}`, 'ai_unavailable');
+/**
+ * An AI call's failure as Temporal sees it: permanent for a request the provider refuses;
+ * retryable for rate limits, outages and timeouts.
+ */
+export function temporalFailureOf(err: unknown): Error {
+  const failure = classifyAiError(err);
+  if (failure.kind === 'rejected') return ApplicationFailure.nonRetryable(failure.message, 'ai_request_rejected');
+  return ApplicationFailure.retryable(failure.message, 'ai_unavailable');
 }

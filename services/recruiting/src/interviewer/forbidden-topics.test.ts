@@ -51,6 +51,11 @@ describe('forbidden topics: follow-ups that are dropped', () => {
     ['Who did you vote for in the last election?', 'political_opinion'],
     ['Have you ever been arrested?', 'criminal_record'],
     ['Do you have a criminal record?', 'criminal_record'],
+    ['When will you retire?', 'age'],
+    ['Are you planning a wedding this year?', 'marital_status'],
+    ['Have you ever been treated for depression?', 'health_disability'],
+    ['Did you come here as a refugee?', 'origin'],
+    ['Which caste do you belong to?', 'origin'],
   ];
   for (const [question, topic] of english) {
     it(`"${question}" touches ${topic}`, () => {
@@ -78,6 +83,9 @@ describe('forbidden topics: follow-ups that are dropped', () => {
     ['Welche Partei unterstützen Sie?', 'political_opinion'],
     ['Haben Sie Vorstrafen?', 'criminal_record'],
     ['Können Sie ein Führungszeugnis vorlegen?', 'criminal_record'],
+    ['Sind Sie als Flüchtling nach Deutschland gekommen?', 'origin'],
+    ['Sind Sie gerade in den Wechseljahren?', 'health_disability'],
+    ['Wohin fahren Sie in die Flitterwochen?', 'marital_status'],
   ];
   for (const [question, topic] of german) {
     it(`"${question}" touches ${topic}`, () => {

@@ -1,12 +1,15 @@
-import { AppError, changedSince, isoMicros, createOnce, enqueueWorkflowStart, newId, olderThan, recordAudit, recordEvent, sql, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
 import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
-import { DEFAULT_INTERVIEW_QUESTIONS, getPositionRow } from '../positions/positions.queries.js';
+import { getPositionRow } from '../positions/positions.queries.js';
+import { defaultQuestionsFor } from '../positions/default-rubric.js';
 import { InviteTokens } from './invite-token.js';
+import { appendTurns, askFirstQuestion, questionPlanOf, scriptedTurns } from './transcript.js';
+import { startEvaluationVersion } from '../evaluations/versions.js';
 import { AI_NOTICE_VERSION } from './ai-notice.js';
-import { effectiveStatus, hasEffectiveStatus } from './status.js';
+import { effectiveStatus, hasEffectiveStatus, isOverdue } from './status.js';
 
 export type InterviewRow = Selectable<InterviewsTable> & { candidate_email: string; candidate_name: string };
 
@@ -33,6 +36,8 @@ export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview 
     candidate: { id: row.candidate_id, email: row.candidate_email, name: row.candidate_name },
     positionId: row.position_id,
     duration: row.duration_minutes,
+    language: row.language,
+    accommodations: { extraTimePercent: row.extra_time_percent },
     inviteUrl: tokens.urlFor(row),
     expiresAt: row.expires_at.toISOString(),
     startedAt: row.started_at?.toISOString() ?? null,
@@ -54,18 +59,22 @@ export async function getInterviewRow(db: Db, organizationId: string, id: string
   return row;
 }
 
+/** What schedules an interview: the API's body, or a flow's or an ATS stage's defaults (English, no extra time). */
+export type InterviewInput = Omit<CreateInterviewBody, 'language'> & Partial<Pick<CreateInterviewBody, 'language'>>;
+
 /**
  * Schedules an interview in the caller's transaction: creates the candidate when the e-mail is
  * new (a name is required then), refuses a closed position, records `interview.scheduled`.
  */
-export async function insertInterview(trx: Db, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody): Promise<Interview> {
+export async function insertInterview(trx: Db, tokens: InviteTokens, organizationId: string, input: InterviewInput): Promise<Interview> {
   const position = await getPositionRow(trx, organizationId, input.positionId, true);
   if (position.status === 'closed') throw new AppError('position_closed', `Position ${position.id} is closed; open it or choose another.`);
   const candidate = await findOrCreateCandidate(trx, organizationId, input.candidate);
   const now = new Date();
   const id = newId(ID_PREFIXES.interview, now.getTime());
   const invite = tokens.issue();
-  const questions = position.interview_questions.length ? position.interview_questions : DEFAULT_INTERVIEW_QUESTIONS;
+  // Pinned (PRODUCT.md §12): later edits of the position never change how this interview is asked or scored.
+  const questions = position.questions.length ? position.questions : defaultQuestionsFor(position);
   const row = await trx
     .insertInto('recruiting.interviews')
     .values({
@@ -77,9 +86,13 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
       candidate_id: candidate.id,
       position_id: position.id,
       duration_minutes: input.duration,
+      language: input.language ?? 'en',
+      extra_time_percent: input.accommodations?.extraTimePercent ?? 0,
       invite_token_hash: invite.hash,
       invite_token_sealed: invite.sealed,
-      questions: JSON.stringify(questions),
+      questions: JSON.stringify(questions.map((q) => q.text)),
+      rubric_version: position.rubric_version,
+      pinned_questions: JSON.stringify(questions),
       expires_at: new Date(now.getTime() + input.expiresInDays * DAY_MS),
       created_at: now,
       updated_at: now,
@@ -123,7 +136,7 @@ export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteT
 }
 
 /** Moves an interview to a new status and records the matching event, in the caller's transaction. */
-async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason' | 'consent_given_at' | 'consent_notice_version' | 'declined_at'>> & { answers?: string }) {
+async function transition(trx: Db, tokens: InviteTokens, row: InterviewRow, status: InterviewStatus, set: Partial<Pick<InterviewsTable, 'started_at' | 'completed_at' | 'cancelled_at' | 'cancellation_reason' | 'consent_given_at' | 'consent_notice_version' | 'declined_at'>>) {
   const now = new Date();
   const updated = await trx
     .updateTable('recruiting.interviews')
@@ -166,8 +179,7 @@ function expire(trx: Db, tokens: InviteTokens, row: InterviewRow) {
 export async function expireOverdueInterviews(db: Kysely<RecruitingDB>, tokens: InviteTokens, batch = 200): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await selectInterviews(trx)
-      .where('i.status', 'in', ['scheduled', 'in_progress'])
-      .where('i.expires_at', '<=', sql<Date>`now()`)
+      .where(isOverdue('i'))
       .orderBy('i.expires_at')
       .limit(batch)
       .forUpdate('i')
@@ -182,9 +194,11 @@ export async function expireOverdueInterviews(db: Kysely<RecruitingDB>, tokens: 
  * The audit row of a candidate's action on the invite page: the actor is the page
  * (INVITE_PAGE_ACTOR), since the candidate holds no key or login, and the row names no person.
  */
-function recordCandidateAudit(trx: Db, row: { id: string; organization_id: string }, action: `interview.${'consented' | 'started' | 'declined' | 'submitted'}`) {
+export function recordCandidateAudit(trx: Db, row: { id: string; organization_id: string }, action: `interview.${'consented' | 'started' | 'declined' | 'submitted'}`) {
   return recordAudit(trx, SCHEMA, row.organization_id, action, { type: 'interview', id: row.id }, INVITE_PAGE_ACTOR);
 }
+
+export type InviteRow = Awaited<ReturnType<typeof findByInviteToken>>;
 
 /** The candidate's side, by invite token. */
 export async function findByInviteToken(db: Db, token: string, forUpdate = false) {
@@ -200,8 +214,9 @@ export async function findByInviteToken(db: Db, token: string, forUpdate = false
 
 /**
  * The candidate agreed to the AI notice `noticeVersion` and starts (PRODUCT.md §10): consent
- * (time, version) is recorded with the start. Only the current notice can be agreed to. An
- * interview started before consent existed records it without starting again.
+ * (time, version) is recorded with the start, and the first question is asked. Only the current
+ * notice can be agreed to. An interview started before consent existed records it without
+ * starting again.
  */
 export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string, noticeVersion: string) {
   return db.transaction().execute(async (trx) => {
@@ -213,12 +228,15 @@ export function startInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, t
       if (row.consent_given_at) return toInterview(row, tokens);
       const updated = await trx.updateTable('recruiting.interviews').set({ ...consent, updated_at: new Date() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
       await recordCandidateAudit(trx, row, 'interview.consented');
+      await askFirstQuestion(trx, row);
       return toInterview({ ...updated, candidate_email: row.candidate_email, candidate_name: row.candidate_name }, tokens);
     }
     if (status !== 'scheduled') throw new AppError('conflict', `This interview is ${status}.`);
     // One event: `interview.started` carries the consent given with it.
     await recordCandidateAudit(trx, row, 'interview.started');
-    return transition(trx, tokens, row, 'in_progress', { started_at: new Date(), ...consent });
+    const started = await transition(trx, tokens, row, 'in_progress', { started_at: new Date(), ...consent });
+    await askFirstQuestion(trx, row);
+    return started;
   });
 }
 
@@ -239,30 +257,43 @@ export function declineInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens,
 }
 
 /**
- * The candidate submits an answer to every question: in progress → completed, the evaluation
- * becomes `processing`, and its workflow `evaluate:<id>` is queued in the same transaction.
+ * Whether the candidate may answer now: the interview is in progress (not past its end) and the
+ * candidate agreed to the notice (PRODUCT.md §10: no answer without consent). 409 otherwise.
+ */
+export function assertAnswerable(row: InterviewRow): void {
+  const status = effectiveStatus(row);
+  if (status !== 'in_progress') throw new AppError('conflict', status === 'scheduled' ? 'Start the interview first.' : `This interview is ${status}.`);
+  if (!row.consent_given_at) throw new AppError('conflict', 'Read the notice and agree before answering.');
+}
+
+/**
+ * The last scripted question is answered: in progress → completed, and evaluation version 1
+ * starts (`processing`, its workflow queued through the outbox), in the caller's transaction.
+ */
+export async function completeInterview(trx: Db, tokens: InviteTokens, row: InterviewRow, taskQueue: string, at = new Date()): Promise<Interview> {
+  const interview = await transition(trx, tokens, row, 'completed', { completed_at: at });
+  await recordCandidateAudit(trx, row, 'interview.submitted');
+  await startEvaluationVersion(trx, row, { version: 1, rubricVersion: row.rubric_version }, taskQueue);
+  return interview;
+}
+
+/**
+ * Every scripted question answered at once, without follow-ups, as the one-page form did: for
+ * tools and tests that need a completed interview. The invite page asks one question at a time
+ * (interviewer/conversation.queries.ts); this is refused once the conversation has an answer.
  */
 export function submitInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, token: string, answers: string[], taskQueue: string) {
   return db.transaction().execute(async (trx) => {
     const row = await findByInviteToken(trx, token, true);
-    const status = effectiveStatus(row);
-    if (status !== 'in_progress') throw new AppError('conflict', status === 'scheduled' ? 'Start the interview first.' : `This interview is ${status}.`);
-    // No answer is accepted without consent (PRODUCT.md §10).
-    if (!row.consent_given_at) throw new AppError('conflict', 'Read the notice and agree before submitting.');
+    assertAnswerable(row);
     if (answers.length !== row.questions.length) {
       throw new AppError('validation_failed', `Answer all ${row.questions.length} questions.`, [{ path: 'answers', message: `expected ${row.questions.length} answers` }]);
     }
-    const interview = await transition(trx, tokens, row, 'completed', { completed_at: new Date(), answers: JSON.stringify(answers) });
-    await recordCandidateAudit(trx, row, 'interview.submitted');
-    await trx.insertInto('recruiting.evaluations').values({ interview_id: row.id, organization_id: row.organization_id, status: 'processing', strengths: '[]', concerns: '[]', competencies: '[]' }).execute();
-    await enqueueWorkflowStart(trx, SCHEMA, {
-      workflowId: `evaluate:${row.id}`,
-      workflowType: 'evaluateInterview',
-      args: [{ interviewId: row.id, organizationId: row.organization_id }],
-      organizationId: row.organization_id,
-      kind: 'evaluation',
-      taskQueue,
-    });
-    return interview;
+    const answered = await trx.selectFrom('recruiting.interview_turns').select('id').where('interview_id', '=', row.id).where('role', '=', 'candidate').limit(1).executeTakeFirst();
+    if (answered) throw new AppError('conflict', 'This interview is under way one question at a time; answer the current question.');
+    const now = new Date();
+    // The first question was stored when the interview started (seq 0): the same turn, kept.
+    await appendTurns(trx, row, scriptedTurns(questionPlanOf(row), answers, row.started_at ?? now, now));
+    return completeInterview(trx, tokens, row, taskQueue, now);
   });
 }

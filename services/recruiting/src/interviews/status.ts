@@ -1,22 +1,48 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { InterviewStatus } from '@hireloop/contracts';
 import type { InterviewsTable, RecruitingDB } from '../db.js';
+import { finishBy, finishBySql, type BudgetFields } from './time-budget.js';
 
-/** Statuses an interview can still leave on its own clock: past `expires_at` they read `expired`. */
+/** Statuses an interview can still leave on its own clock: past their end they read `expired`. */
 const OPEN: InterviewStatus[] = ['scheduled', 'in_progress'];
 
+type StatusFields = Pick<InterviewsTable, 'status' | 'expires_at'> & BudgetFields;
+
 /**
- * The status as of now: an open interview past its expiry is `expired` even before the sweep
- * has written it, so no transition ever acts on a stale status.
+ * When an open interview expires: a scheduled one at `expires_at`; one in progress (started
+ * before then) at `expires_at` plus its time budget, so that a candidate who began in time can
+ * finish (PRODUCT.md §12 "Time").
  */
-export function effectiveStatus(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now = new Date()): InterviewStatus {
-  if (OPEN.includes(row.status) && row.expires_at <= now) return 'expired';
+export function openUntil(row: StatusFields): Date {
+  return row.status === 'in_progress' ? finishBy(row) : row.expires_at;
+}
+
+/**
+ * The status as of now: an open interview past its end is `expired` even before the sweep has
+ * written it, so no transition ever acts on a stale status.
+ */
+export function effectiveStatus(row: StatusFields, now = new Date()): InterviewStatus {
+  if (OPEN.includes(row.status) && openUntil(row) <= now) return 'expired';
   return row.status;
 }
 
-/** Whether the interview can still be taken: scheduled or in progress, and not past its expiry. */
-export function isOpen(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now = new Date()): boolean {
+/** Whether the interview can still be taken: scheduled or in progress, and not past its end. */
+export function isOpen(row: StatusFields, now = new Date()): boolean {
   return OPEN.includes(effectiveStatus(row, now));
+}
+
+/**
+ * An open interview past its end, in SQL (the list filter and the expiry sweep). Written so that
+ * the partial index on open interviews' `expires_at` serves it: every overdue interview is past
+ * `expires_at` (its budget is never negative), and one in progress also past its budget.
+ */
+export function isOverdue(alias: 'i') {
+  return (eb: ExpressionBuilder<RecruitingDB & { i: InterviewsTable }, 'i'>) =>
+    eb.and([
+      eb(`${alias}.status`, 'in', OPEN),
+      eb(`${alias}.expires_at`, '<=', eb.fn<Date>('now')),
+      eb.or([eb(`${alias}.status`, '=', 'scheduled'), eb(finishBySql(alias), '<=', eb.fn<Date>('now'))]),
+    ]);
 }
 
 /**
@@ -25,8 +51,8 @@ export function isOpen(row: Pick<InterviewsTable, 'status' | 'expires_at'>, now 
  */
 export function hasEffectiveStatus(status: InterviewStatus) {
   return (eb: ExpressionBuilder<RecruitingDB & { i: InterviewsTable }, 'i'>) => {
-    if (status === 'expired') return eb.or([eb('i.status', '=', 'expired'), eb.and([eb('i.status', 'in', OPEN), eb('i.expires_at', '<=', eb.fn<Date>('now'))])]);
-    if (OPEN.includes(status)) return eb.and([eb('i.status', '=', status), eb('i.expires_at', '>', eb.fn<Date>('now'))]);
+    if (status === 'expired') return eb.or([eb('i.status', '=', 'expired'), isOverdue('i')(eb)]);
+    if (OPEN.includes(status)) return eb.and([eb('i.status', '=', status), eb.not(isOverdue('i')(eb))]);
     return eb('i.status', '=', status);
   };
 }

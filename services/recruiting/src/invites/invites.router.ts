@@ -1,58 +1,25 @@
 import { z } from 'zod';
 import type { Kysely } from '@hireloop/platform';
-import { Answer, InterviewStatus, InviteToken as Token, text } from '@hireloop/contracts';
+import { Answer, InviteToken as Token, text, TurnSignals } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
-import { declineInterview, findByInviteToken, startInterview, submitInterview } from '../interviews/interviews.queries.js';
-import { effectiveStatus } from '../interviews/status.js';
-import { aiNotice } from '../interviews/ai-notice.js';
+import { declineInterview, startInterview, submitInterview } from '../interviews/interviews.queries.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
+import { answerTurn, settle, type Interviewer } from '../interviewer/conversation.queries.js';
+import { InviteView, inviteView } from './invite-view.js';
 
-/**
- * What the candidate's invite page shows: never e-mails or anything of other candidates. The
- * organization id is for the page to look up the organization's name (the notice's contact);
- * the page does not show it.
- */
-export const InviteView = z.object({
-  status: InterviewStatus,
-  organizationId: z.string(),
-  /** Whether the candidate agreed to the AI notice (an interview started before consent existed has not). */
-  consentGiven: z.boolean(),
-  /** The AI notice (PRODUCT.md §10); `{organization}` in its paragraphs is the organization's name. */
-  notice: z.object({ version: z.string(), paragraphs: z.array(z.string()) }),
-  title: z.string(),
-  positionTitle: z.string(),
-  candidateName: z.string(),
-  duration: z.number().int(),
-  questions: z.array(z.string()),
-  expiresAt: z.string(),
-});
-export type InviteView = z.infer<typeof InviteView>;
+export { InviteView } from './invite-view.js';
 
 /**
  * The candidate's side of an interview, called by the gateway's invite page with the token from
  * the URL (the token is the candidate's only credential, so these are platform-only procedures).
  */
-export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, taskQueue: string, retentionAnswersDays: number) {
-  const notice = aiNotice(retentionAnswersDays);
-  const view = async (token: string): Promise<InviteView> => {
-    const row = await findByInviteToken(db, token);
-    return {
-      status: effectiveStatus(row),
-      organizationId: row.organization_id,
-      consentGiven: row.consent_given_at !== null,
-      notice,
-      title: row.title,
-      positionTitle: row.position_title,
-      candidateName: row.candidate_name,
-      duration: row.duration_minutes,
-      questions: row.questions,
-      expiresAt: row.expires_at.toISOString(),
-    };
-  };
+export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, retentionAnswersDays: number) {
+  /** The page as of now, with the conversation settled on a turn the candidate can answer. */
+  const view = async (token: string): Promise<InviteView> => inviteView(await settle(db, tokens, interviewer, token), retentionAnswersDays);
   return router({
     view: systemProcedure.input(z.object({ token: Token })).output(InviteView).query(({ input }) => view(input.token)),
-    /** Start only with consent: the version of the notice the candidate agreed to. */
+    /** Start only with consent: the version of the notice the candidate agreed to. The first question is asked. */
     start: systemProcedure
       .input(z.object({ token: Token, consent: z.object({ noticeVersion: text().min(1).max(100) }) }))
       .output(InviteView)
@@ -64,11 +31,24 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, tas
       await declineInterview(db, tokens, input.token);
       return view(input.token);
     }),
+    /**
+     * The answer to the current turn, keyed by that turn: sent twice, it is stored once
+     * (`duplicate`); for a turn that is not the current one nothing is stored (`stale`), and the
+     * view (only then) shows the current turn. With the answer stored, the next turn is ready.
+     */
+    answer: systemProcedure
+      .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional() }))
+      .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView.nullable() }))
+      .mutation(async ({ input }) => {
+        const outcome = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
+        return { outcome, view: outcome === 'stale' ? await view(input.token) : null };
+      }),
+    /** Every scripted question answered at once, without follow-ups (tools and tests; see submitInterview). */
     submit: systemProcedure
       .input(z.object({ token: Token, answers: z.array(Answer).max(20) }))
       .output(InviteView)
       .mutation(async ({ input }) => {
-        await submitInterview(db, tokens, input.token, input.answers, taskQueue);
+        await submitInterview(db, tokens, input.token, input.answers, interviewer.taskQueue);
         return view(input.token);
       }),
   });

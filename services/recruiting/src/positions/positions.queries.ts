@@ -2,14 +2,15 @@ import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, record
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
+import { DEFAULT_RUBRIC_COMPETENCIES } from './default-rubric.js';
+import { checkQuestionsFit, insertRubricVersion, normalizedCompetencies, questionsFromTexts, resolveQuestions, type RubricState } from './rubric.js';
 
-/** Asked when a position has no questions of its own (PRODUCT.md §7). */
-export const DEFAULT_INTERVIEW_QUESTIONS = [
-  'Tell us about yourself and what draws you to this role.',
-  'Describe a recent project you are proud of and your part in it.',
-  'Tell us about a time you disagreed with a colleague. How did you resolve it?',
-  'What would you want to learn or achieve in your first six months here?',
-];
+/** `questions` and a non-empty `interviewQuestions` in one body: which one is meant? 422. */
+function refuseBothQuestionFields(input: { questions?: unknown; interviewQuestions?: string[] | undefined }) {
+  if (input.questions !== undefined && input.interviewQuestions !== undefined && input.interviewQuestions.length > 0) {
+    throw new AppError('validation_failed', 'Give either questions or interviewQuestions, not both.', [{ path: 'interviewQuestions', message: 'give either questions or interviewQuestions' }]);
+  }
+}
 
 export function toPosition(row: Selectable<PositionsTable>): Position {
   return {
@@ -21,7 +22,9 @@ export function toPosition(row: Selectable<PositionsTable>): Position {
     employmentType: row.employment_type as Position['employmentType'],
     status: row.status,
     externalId: row.external_id,
-    interviewQuestions: row.interview_questions,
+    interviewQuestions: row.questions.map((q) => q.text),
+    rubric: { version: row.rubric_version, competencies: normalizedCompetencies(row.competencies) },
+    questions: row.questions,
     createdAt: row.created_at.toISOString(),
     updatedAt: isoMicros(row.updated_at),
   };
@@ -41,7 +44,11 @@ export async function getPositionRow(db: Db, organizationId: string, id: string,
  * and externalId exists (a parallel insert of the same one waits for the winner, then yields).
  */
 export async function tryInsertPosition(trx: Db, organizationId: string, input: CreatePositionBody & { source?: string }): Promise<Position | null> {
+  refuseBothQuestionFields(input);
   const now = new Date();
+  const competencies = normalizedCompetencies(input.rubric?.competencies ?? DEFAULT_RUBRIC_COMPETENCIES);
+  const questions = input.questions ? resolveQuestions(input.questions, [], competencies) : questionsFromTexts(input.interviewQuestions, []);
+  const rubric: RubricState = { version: 1, competencies, questions };
   const row = await trx
     .insertInto('recruiting.positions')
     .values({
@@ -55,7 +62,9 @@ export async function tryInsertPosition(trx: Db, organizationId: string, input: 
       status: input.status,
       external_id: input.externalId ?? null,
       ...(input.source ? { source: input.source } : {}),
-      interview_questions: JSON.stringify(input.interviewQuestions),
+      rubric_version: rubric.version,
+      competencies: JSON.stringify(rubric.competencies),
+      questions: JSON.stringify(rubric.questions),
       created_at: now,
       updated_at: now,
     })
@@ -63,6 +72,7 @@ export async function tryInsertPosition(trx: Db, organizationId: string, input: 
     .returningAll()
     .executeTakeFirst();
   if (!row) return null;
+  await insertRubricVersion(trx, organizationId, row.id, rubric, now);
   const position = toPosition(row);
   await recordEvent(trx, SCHEMA, organizationId, 'position.created', position);
   return position;
@@ -85,9 +95,26 @@ export function createPosition(db: Kysely<RecruitingDB>, organizationId: string,
 }
 
 /**
+ * The rubric and questions after a change: the rubric and the questions (as `questions` or as
+ * `interviewQuestions`) each replace the current ones; a new version when anything differs.
+ */
+function nextRubric(current: Selectable<PositionsTable>, change: UpdatePositionBody): RubricState {
+  refuseBothQuestionFields(change);
+  const competencies = change.rubric ? normalizedCompetencies(change.rubric.competencies) : current.competencies;
+  let questions = current.questions;
+  if (change.questions) questions = resolveQuestions(change.questions, current.questions, competencies);
+  else if (change.interviewQuestions) questions = questionsFromTexts(change.interviewQuestions, current.questions);
+  else if (change.rubric) checkQuestionsFit(questions, competencies);
+  const same = JSON.stringify({ c: competencies, q: questions }) === JSON.stringify({ c: current.competencies, q: current.questions });
+  return { version: same ? current.rubric_version : current.rubric_version + 1, competencies, questions };
+}
+
+/**
  * PATCH /positions/{id}: any field, `status` included, with `position.updated` in the same
  * transaction. Closing stops new interviews (insertInterview reads the status under the same
- * row lock); interviews already scheduled go on. A change that changes nothing records no event.
+ * row lock); interviews already scheduled go on. A change of the rubric or the questions makes a
+ * new rubric version; interviews scheduled before keep the one they pinned. A change that
+ * changes nothing records no event.
  */
 export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdatePositionBody): Promise<Position> {
   return db.transaction().execute(async (trx) => {
@@ -108,9 +135,9 @@ export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string,
       employment_type: change.employmentType ?? current.employment_type,
       status: change.status ?? current.status,
       external_id: change.externalId === undefined ? current.external_id : change.externalId,
-      interview_questions: change.interviewQuestions ?? current.interview_questions,
     };
-    const unchanged = (Object.keys(next) as (keyof typeof next)[]).every((k) => JSON.stringify(next[k]) === JSON.stringify(current[k]));
+    const rubric = nextRubric(current, change);
+    const unchanged = rubric.version === current.rubric_version && (Object.keys(next) as (keyof typeof next)[]).every((k) => JSON.stringify(next[k]) === JSON.stringify(current[k]));
     if (unchanged) return toPosition(current);
     if (next.external_id !== null && next.external_id !== current.external_id) {
       const taken = await trx
@@ -124,10 +151,11 @@ export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string,
     }
     const row = await trx
       .updateTable('recruiting.positions')
-      .set({ ...next, interview_questions: JSON.stringify(next.interview_questions), updated_at: new Date() })
+      .set({ ...next, rubric_version: rubric.version, competencies: JSON.stringify(rubric.competencies), questions: JSON.stringify(rubric.questions), updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (rubric.version !== current.rubric_version) await insertRubricVersion(trx, organizationId, id, rubric, row.updated_at);
     const position = toPosition(row);
     await recordEvent(trx, SCHEMA, organizationId, 'position.updated', position);
     return position;

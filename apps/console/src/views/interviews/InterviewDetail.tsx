@@ -49,7 +49,9 @@ function Summary({ interview: i }: { interview: Interview }) {
         <dt>Position</dt>
         <dd>{position.data?.title ?? (position.isError ? i.positionId : '…')}</dd>
         <dt>Duration</dt>
-        <dd>{i.duration} minutes</dd>
+        <dd>{i.duration} minutes{i.accommodations.extraTimePercent ? ` + ${i.accommodations.extraTimePercent} % extra time` : ''}</dd>
+        <dt>Language</dt>
+        <dd>{i.language === 'de' ? 'German' : 'English'}</dd>
         <dt>Expires</dt>
         <dd>{formatTime(i.expiresAt)}</dd>
       </dl>

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { CandidateSearch, CreateInterviewBody, type Candidate } from '@hireloop/contracts';
+import { CandidateSearch, CreateInterviewBody, INTERVIEW_LANGUAGES, type Candidate, type InterviewLanguage } from '@hireloop/contracts';
 import { errorMessage, recruiting } from '../../trpc.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { QueryView } from '../../components/PageState.js';
@@ -17,6 +17,8 @@ export default function ScheduleInterview() {
   const [name, setName] = useState('');
   const [duration, setDuration] = useState('30');
   const [expiresInDays, setExpiresInDays] = useState('14');
+  const [language, setLanguage] = useState<InterviewLanguage>('en');
+  const [extraTime, setExtraTime] = useState('0');
   const positions = useQuery(recruiting.positions.list.queryOptions({ status: 'open', limit: 100 }));
   const schedule = useMutation(recruiting.interviews.schedule.mutationOptions({
     onSuccess: (interview) => {
@@ -32,6 +34,8 @@ export default function ScheduleInterview() {
       candidate: { email: email.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
       duration: Number(duration),
       expiresInDays: Number(expiresInDays),
+      language,
+      ...(Number(extraTime) ? { accommodations: { extraTimePercent: Number(extraTime) } } : {}),
     });
     if (input) schedule.mutate(input);
   };
@@ -71,6 +75,16 @@ export default function ScheduleInterview() {
             </Field>
             <Field label="Invite expires after (days)" error={form.errors['expiresInDays']}>
               {(p) => <input {...p} name="expiresInDays" type="number" min={1} max={90} step={1} inputMode="numeric" value={expiresInDays} onChange={(e) => setExpiresInDays(e.target.value)} />}
+            </Field>
+            <Field label="Language" hint="Of the invite page, the AI notice and the follow-up questions." error={form.errors['language']}>
+              {(p) => (
+                <select {...p} name="language" value={language} onChange={(e) => setLanguage(e.target.value as InterviewLanguage)}>
+                  {INTERVIEW_LANGUAGES.map((l) => <option key={l} value={l}>{l === 'de' ? 'German' : 'English'}</option>)}
+                </select>
+              )}
+            </Field>
+            <Field label="Extra time (%)" hint="An accommodation: added to the duration, 0–100." error={form.errors['accommodations.extraTimePercent']}>
+              {(p) => <input {...p} name="extraTimePercent" type="number" min={0} max={100} step={5} inputMode="numeric" value={extraTime} onChange={(e) => setExtraTime(e.target.value)} />}
             </Field>
           </div>
           <p className="error" role="alert">{schedule.isError && !Object.keys(form.errors).length ? errorMessage(schedule.error) : ''}</p>

@@ -7,7 +7,9 @@ import { QueryView } from '../../components/PageState.js';
 import { Field } from '../../components/Field.js';
 import { useSaveForm } from '../../components/SaveForm.js';
 import { EMPLOYMENT_TYPE_LABEL } from './labels.js';
-import { QuestionsEditor } from './QuestionsEditor.js';
+import { QuestionsEditor, type QuestionDraft } from './QuestionsEditor.js';
+import { RubricEditor, type CompetencyDraft } from './RubricEditor.js';
+import { DEFAULT_RUBRIC_COMPETENCIES } from '@hireloop/recruiting/positions/default-rubric';
 
 /** `positions/new` and `positions/:id/edit`: one form, validated with the contracts' schemas. */
 export default function PositionFormView() {
@@ -28,7 +30,8 @@ interface Values {
   employmentType: Position['employmentType'];
   externalId: string;
   description: string;
-  interviewQuestions: string[];
+  competencies: CompetencyDraft[];
+  questions: QuestionDraft[];
 }
 
 const valuesOf = (p?: Position): Values => ({
@@ -38,21 +41,39 @@ const valuesOf = (p?: Position): Values => ({
   employmentType: p?.employmentType ?? 'full_time',
   externalId: p?.externalId ?? '',
   description: p?.description ?? '',
-  interviewQuestions: p?.interviewQuestions ?? [],
+  competencies: (p?.rubric.competencies ?? DEFAULT_RUBRIC_COMPETENCIES).map((c) => ({ key: c.key, name: c.name, description: c.description ?? '', weight: String(c.weight), levels: [...c.levels] })),
+  questions: (p?.questions ?? []).map((q) => ({ id: q.id, text: q.text, competencies: [...q.competencies], maxFollowUps: q.maxFollowUps })),
 });
 
 const OPTIONAL = ['department', 'location', 'externalId', 'description'] as const;
 /** Blank rows are dropped: an empty list means the default questions. */
-const questionsOf = (v: Values) => v.interviewQuestions.filter((q) => q.trim());
+const questionsOf = (v: Values) =>
+  v.questions.filter((q) => q.text.trim()).map((q) => ({ ...(q.id ? { id: q.id } : {}), text: q.text.trim(), competencies: q.competencies, maxFollowUps: q.maxFollowUps }));
+
+/** The weight as a number when it is one (otherwise the string, for the schema to refuse). */
+const rubricOf = (v: Values) => ({
+  competencies: v.competencies.map((c) => ({
+    key: c.key.trim(),
+    name: c.name.trim(),
+    description: c.description.trim() || null,
+    weight: /^\d+$/.test(c.weight.trim()) ? Number(c.weight) : c.weight,
+    levels: c.levels.map((l) => l.trim()),
+  })),
+});
 
 function createInput(v: Values) {
   return {
     title: v.title,
     employmentType: v.employmentType,
-    interviewQuestions: questionsOf(v),
+    rubric: rubricOf(v),
+    questions: questionsOf(v),
     ...Object.fromEntries(OPTIONAL.filter((f) => v[f].trim()).map((f) => [f, v[f]])),
   };
 }
+
+/** Errors under `prefix`, keyed by the rest of their path ('' for the list itself). */
+const errorsUnder = (errors: Record<string, string>, prefix: string) =>
+  Object.fromEntries(Object.entries(errors).filter(([path]) => path === prefix || path.startsWith(`${prefix}.`)).map(([path, message]) => [path.slice(prefix.length + 1), message]));
 
 /** Only what changed; a cleared optional field is null. */
 function changeOf(current: Position, v: Values) {
@@ -66,8 +87,10 @@ function changeOf(current: Position, v: Values) {
       if (was !== null) change[f] = null;
     } else if (now !== was) change[f] = v[f];
   }
+  const rubric = rubricOf(v);
+  if (JSON.stringify(rubric.competencies) !== JSON.stringify(current.rubric.competencies.map((c) => ({ key: c.key, name: c.name, description: c.description, weight: c.weight, levels: c.levels })))) change['rubric'] = rubric;
   const questions = questionsOf(v);
-  if (JSON.stringify(questions.map((q) => q.trim())) !== JSON.stringify(current.interviewQuestions)) change['interviewQuestions'] = questions;
+  if (JSON.stringify(questions) !== JSON.stringify(current.questions)) change['questions'] = questions;
   return change;
 }
 
@@ -86,10 +109,7 @@ function PositionForm({ current }: { current?: Position }) {
 
   const submit = (event: FormEvent) =>
     form.submit(event, current ? { change: changeOf(current, values), update: (change) => update.mutate({ id: current.id, change }) } : { input: createInput(values), create: (input) => create.mutate(input) });
-  const set = (field: keyof Omit<Values, 'interviewQuestions'>) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
-  const questionErrors = Object.fromEntries(
-    Object.entries(form.errors).filter(([path]) => path.startsWith('interviewQuestions')).map(([path, message]) => [path.replace(/^interviewQuestions\.?/, ''), message]),
-  );
+  const set = (field: (typeof OPTIONAL)[number] | 'title') => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const back = current ? `/positions/${current.id}` : '/positions';
 
   return (
@@ -121,10 +141,17 @@ function PositionForm({ current }: { current?: Position }) {
         <Field label="Description" hint="Markdown. An AI job description can be applied from the position's page." optional error={form.errors['description']}>
           {(p) => <textarea {...p} name="description" rows={8} maxLength={20_000} value={values.description} onChange={set('description')} />}
         </Field>
+        <RubricEditor
+          version={current?.rubric.version}
+          competencies={values.competencies}
+          onChange={(competencies) => setValues((v) => ({ ...v, competencies }))}
+          errors={errorsUnder(form.errors, 'rubric.competencies')}
+        />
         <QuestionsEditor
-          questions={values.interviewQuestions}
-          onChange={(interviewQuestions) => setValues((v) => ({ ...v, interviewQuestions }))}
-          errors={questionErrors}
+          questions={values.questions}
+          competencies={values.competencies}
+          onChange={(questions) => setValues((v) => ({ ...v, questions }))}
+          errors={errorsUnder(form.errors, 'questions')}
         />
         <p className="error" role="alert">{mutation.isError && !Object.keys(form.errors).length ? errorMessage(mutation.error) : ''}</p>
         {form.unchanged && <p className="muted" role="status">Nothing changed.</p>}

@@ -24,6 +24,7 @@ export default function PositionView() {
               <h1 id="position-title">{p.title} <PositionStatusBadge status={p.status} /></h1>
               <div className="actions">
                 <Link className="button" to={`/positions/${p.id}/edit`}>Edit</Link>
+                <Link className="button secondary" to={`/positions/${p.id}/try`}>Try the interview</Link>
                 <OpenOrClose position={p} />
               </div>
             </div>
@@ -32,10 +33,34 @@ export default function PositionView() {
               <h2 id="position-description-title">Description</h2>
               {p.description ? <Markdown text={p.description} /> : <p className="muted">No description yet. Write one in Edit, or generate one below.</p>}
             </section>
+            <section className="card" aria-labelledby="position-rubric-title">
+              <h2 id="position-rubric-title">Rubric <span className="hint">version {p.rubric.version}</span></h2>
+              <ul className="competencies">
+                {p.rubric.competencies.map((c) => (
+                  <li key={c.key}>
+                    <strong>{c.name}</strong> <span className="hint">{c.key} · weight {c.weight}</span>
+                    {c.description && <p>{c.description}</p>}
+                    <details>
+                      <summary>Anchors</summary>
+                      <ol>{c.levels.map((l, i) => <li key={i}>{l}</li>)}</ol>
+                    </details>
+                  </li>
+                ))}
+              </ul>
+            </section>
             <section className="card" aria-labelledby="position-questions-title">
               <h2 id="position-questions-title">Interview questions</h2>
-              {p.interviewQuestions.length ? (
-                <ol className="question-list">{p.interviewQuestions.map((q, i) => <li key={i} className="wrap">{q}</li>)}</ol>
+              {p.questions.length ? (
+                <ol className="question-list">
+                  {p.questions.map((q) => (
+                    <li key={q.id} className="wrap">
+                      {q.text}{' '}
+                      <span className="hint">
+                        {q.competencies.length ? `about ${q.competencies.map((k) => p.rubric.competencies.find((c) => c.key === k)?.name ?? k).join(', ')}` : 'about any competency'} · up to {q.maxFollowUps} follow-up{q.maxFollowUps === 1 ? '' : 's'}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
               ) : (
                 <p className="muted">None of its own: the AI interview asks the default set of four general questions.</p>
               )}

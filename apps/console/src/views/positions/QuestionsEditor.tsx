@@ -1,17 +1,30 @@
+import { MAX_FOLLOW_UPS, MAX_QUESTIONS } from '@hireloop/contracts';
 import { Field } from '../../components/Field.js';
 
-/** PRODUCT.md §7: a position asks 0–20 questions; none means the default set. */
-const MAX_QUESTIONS = 20;
+/** A question as the form holds it; `id` keeps an existing question's id. */
+export interface QuestionDraft {
+  id?: string | undefined;
+  text: string;
+  competencies: string[];
+  maxFollowUps: number;
+}
 
 /**
- * The interview questions of a position: add, edit, reorder and remove, all with buttons (keyboard
- * and screen readers reach every action). `errors` is keyed by the question's index, '' for the list.
+ * The interview questions of a position (PRODUCT.md §12): add, edit, reorder and remove, all with
+ * buttons (keyboard and screen readers reach every action), each with the rubric's competencies
+ * it is about and its follow-ups. `errors` is keyed by the path under `questions` ('' for the list).
  */
-export function QuestionsEditor({ questions, onChange, errors }: { questions: string[]; onChange: (questions: string[]) => void; errors: Record<string, string> }) {
+export function QuestionsEditor({ questions, competencies, onChange, errors }: {
+  questions: QuestionDraft[];
+  competencies: { key: string; name: string }[];
+  onChange: (questions: QuestionDraft[]) => void;
+  errors: Record<string, string>;
+}) {
+  const set = (i: number, patch: Partial<QuestionDraft>) => onChange(questions.map((q, j) => (j === i ? { ...q, ...patch } : q)));
   const move = (from: number, to: number) => {
     const next = [...questions];
     const [item] = next.splice(from, 1);
-    next.splice(to, 0, item ?? '');
+    if (item) next.splice(to, 0, item);
     onChange(next);
   };
   return (
@@ -23,8 +36,29 @@ export function QuestionsEditor({ questions, onChange, errors }: { questions: st
       <ol className="question-list">
         {questions.map((question, i) => (
           <li key={i}>
-            <Field label={`Question ${i + 1}`} error={errors[String(i)]}>
-              {(p) => <textarea {...p} rows={2} maxLength={1000} value={question} onChange={(e) => onChange(questions.map((q, j) => (j === i ? e.target.value : q)))} />}
+            <Field label={`Question ${i + 1}`} error={errors[`${i}.text`] ?? errors[String(i)]}>
+              {(p) => <textarea {...p} rows={2} maxLength={1000} value={question.text} onChange={(e) => set(i, { text: e.target.value })} />}
+            </Field>
+            <fieldset className="inline-checks">
+              <legend>Question {i + 1} is about</legend>
+              {competencies.map((c) => (
+                <label className="check" key={c.key}>
+                  <input
+                    type="checkbox"
+                    checked={question.competencies.includes(c.key)}
+                    onChange={(e) => set(i, { competencies: e.target.checked ? [...question.competencies, c.key] : question.competencies.filter((k) => k !== c.key) })}
+                  />{' '}
+                  {c.name || c.key}
+                </label>
+              ))}
+              <p className="error">{Object.entries(errors).find(([path]) => path.startsWith(`${i}.competencies`))?.[1] ?? ''}</p>
+            </fieldset>
+            <Field label={`Question ${i + 1} follow-ups`} hint="How many follow-up questions the interviewer may ask." error={errors[`${i}.maxFollowUps`]}>
+              {(p) => (
+                <select {...p} value={question.maxFollowUps} onChange={(e) => set(i, { maxFollowUps: Number(e.target.value) })}>
+                  {Array.from({ length: MAX_FOLLOW_UPS + 1 }, (_, n) => <option key={n} value={n}>{n}</option>)}
+                </select>
+              )}
             </Field>
             <div className="actions">
               <button type="button" className="secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move question ${i + 1} up`}>Up</button>
@@ -34,7 +68,7 @@ export function QuestionsEditor({ questions, onChange, errors }: { questions: st
           </li>
         ))}
       </ol>
-      <button type="button" className="secondary small" disabled={questions.length >= MAX_QUESTIONS} onClick={() => onChange([...questions, ''])}>Add a question</button>
+      <button type="button" className="secondary small" disabled={questions.length >= MAX_QUESTIONS} onClick={() => onChange([...questions, { text: '', competencies: [], maxFollowUps: 1 }])}>Add a question</button>
       <p className="error" id="questions-error">{errors[''] ?? ''}</p>
     </fieldset>
   );

@@ -1,0 +1,199 @@
+import { cpus, loadavg } from 'node:os';
+import { serviceFetch } from '@hireloop/platform/service-fetch';
+import { step } from '@hireloop/devstack/log';
+import { startOpenAiTestServer, turnsIn, type RecordedRequest } from '@hireloop/devstack/openai-test-server';
+import {
+  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, runBench, snapshotCpu, stackCpuSources, type Bench, type CpuUsage,
+} from './bench-kit.js';
+
+/**
+ * `npm run bench:interview` (issue 22): candidates take the AI interview concurrently, as a
+ * browser without JavaScript would (each turn: POST the answer form, follow the 303, GET the
+ * page with the next turn). 5 scripted questions, each with one follow-up, so 10 answers per
+ * candidate; every first answer to a question waits for the follow-up from the OpenAI-compatible
+ * test server, which answers after a fixed 300 ms (AI_LATENCY_MS), through the real openai SDK in
+ * recruiting. The worker's evaluations go to the same server.
+ *
+ * Reported per run (50, then 200 concurrent candidates):
+ * - the platform's share of each turn: the turn's latency (POST → the next page read) minus the
+ *   300 ms the AI took, for turns that waited for a follow-up; the latency itself for the others;
+ * - CPU ms per turn of every process of the stack (from /proc), and of the bench with the AI server;
+ * - from each candidate's last answer to its evaluation's `completedAt` (the evaluation.completed
+ *   event is written with it).
+ */
+const RUNS = (process.env['BENCH_INTERVIEW_CANDIDATES'] ?? '50,200').split(',').map(Number);
+const QUESTIONS = 5;
+const AI_LATENCY_MS = 300;
+/** Pause of a candidate between reading a turn and sending the answer (BENCH_THINK_MS; 0: none). */
+const THINK_MS = Number(process.env['BENCH_THINK_MS'] ?? '0');
+const WARMUP_CANDIDATES = 10;
+const EVALUATION_TIMEOUT_MS = 300_000;
+const ANSWER = 'In my last team I owned the release pipeline, cut its time from an hour to ten minutes, and measured fewer failed deploys afterwards.';
+const FOLLOW_UP = 'Could you give a concrete example of what you did yourself?';
+
+/** The test server's answer to anything unscripted: a follow-up, or an evaluation quoting the first answer. */
+function reply(request: RecordedRequest): string {
+  const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
+  if (format?.json_schema?.name === 'interview_follow_up') return JSON.stringify({ followUp: FOLLOW_UP });
+  const answer = turnsIn(request).find((t) => t.role === 'candidate');
+  const quotes = answer ? [{ turnId: answer.turnId, quote: answer.text.split(' ').slice(0, 6).join(' ') }] : [];
+  return JSON.stringify({ competencies: ['communication', 'problem_solving', 'collaboration', 'ownership'].map((key) => ({ key, score: 4, rationale: 'Benchmark.', quotes })) });
+}
+
+// The stack's recruiting and worker use the test server: its address must be in the environment
+// the stack starts with.
+const ai = await startOpenAiTestServer(reply);
+ai.latency(AI_LATENCY_MS);
+process.env['OPENAI_API_KEY'] = 'sk-bench';
+process.env['OPENAI_BASE_URL'] = ai.baseUrl;
+process.env['OPENAI_MODEL'] = 'bench-model';
+
+interface Turn {
+  /** POST sent → the next page read. */
+  ms: number;
+  /** Whether the answer waited for a follow-up from the AI. */
+  ai: boolean;
+}
+
+interface Candidate {
+  interviewId: string;
+  token: string;
+  turns: Turn[];
+  lastAnswerAt: number;
+}
+
+async function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  const res = await serviceFetch(url, init);
+  return { status: res.status, text: await res.text() };
+}
+
+const turnIdOf = (html: string) => html.match(/name="turn" value="([^"]+)"/)?.[1] ?? null;
+
+/** One candidate from consent to the last answer, each turn timed from the POST to the next page. */
+async function takeInterview(base: string, candidate: Candidate): Promise<void> {
+  const page = `${base}/i/${candidate.token}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const started = await http(`${page}/start`, { method: 'POST', headers: form, body: 'consent=agree&notice=ai-notice-2026-12' });
+  if (started.status !== 303) throw new Error(`start answered ${started.status}`);
+  let html = (await http(page)).text;
+  for (let question = 0; question < QUESTIONS; question++) {
+    for (const isFirst of [true, false]) {
+      const turn = turnIdOf(html);
+      if (!turn) throw new Error(`no turn to answer (question ${question + 1})`);
+      if (THINK_MS) await new Promise((r) => setTimeout(r, THINK_MS));
+      const sent = performance.now();
+      const posted = await http(`${page}/answer`, { method: 'POST', headers: form, body: new URLSearchParams({ turn, answer: ANSWER }).toString() });
+      if (posted.status !== 303) throw new Error(`answer answered ${posted.status}`);
+      html = (await http(page)).text;
+      candidate.turns.push({ ms: performance.now() - sent, ai: isFirst });
+      candidate.lastAnswerAt = Date.now();
+    }
+  }
+  if (!html.includes('id="done"')) throw new Error('the interview did not end after the last answer');
+}
+
+interface RunResult {
+  candidates: number;
+  turns: Turn[];
+  wallMs: number;
+  cpu: CpuUsage | null;
+  toEvaluation: number[];
+  evaluationsMissing: number;
+}
+
+async function run(bench: Bench, key: string, positionId: string, count: number, measured: boolean): Promise<RunResult> {
+  const api = (method: string, path: string, body?: unknown) =>
+    http(`${bench.gatewayUrl}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const candidates: Candidate[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await api('POST', '/interviews', { positionId, candidate: { email: `bench-${count}-${i}-${Date.now()}@bench.example`, name: `Candidate ${i}` } });
+    if (res.status !== 201) throw new Error(`schedule answered ${res.status}: ${res.text}`);
+    const interview = (JSON.parse(res.text) as { data: { id: string; inviteUrl: string } }).data;
+    candidates.push({ interviewId: interview.id, token: new URL(interview.inviteUrl).pathname.split('/').pop()!, turns: [], lastAnswerAt: 0 });
+  }
+  if (measured) step(`${count} candidates at once: 5 questions, a follow-up each (10 answers per candidate)`);
+  const sources = stackCpuSources(bench);
+  const before = HAS_PROC ? snapshotCpu(sources) : null;
+  const started = performance.now();
+  await Promise.all(candidates.map((c) => takeInterview(bench.gatewayUrl, c)));
+  const wallMs = performance.now() - started;
+  const cpu = before ? cpuBetween(before, snapshotCpu(sources)) : null;
+  // From the last answer to evaluation.completed (the evaluation's completedAt).
+  const toEvaluation: number[] = [];
+  const deadline = Date.now() + EVALUATION_TIMEOUT_MS;
+  let pending = candidates;
+  while (pending.length && Date.now() < deadline) {
+    const still: Candidate[] = [];
+    for (const c of pending) {
+      const evaluation = (JSON.parse((await api('GET', `/interviews/${c.interviewId}/evaluation`)).text) as { data: { status: string; completedAt: string | null } }).data;
+      if (evaluation.status === 'completed' && evaluation.completedAt) toEvaluation.push(Date.parse(evaluation.completedAt) - c.lastAnswerAt);
+      else if (evaluation.status !== 'failed') still.push(c);
+    }
+    pending = still;
+    if (pending.length) await new Promise((r) => setTimeout(r, 500));
+  }
+  return { candidates: count, turns: candidates.flatMap((c) => c.turns), wallMs, cpu, toEvaluation, evaluationsMissing: count - toEvaluation.length };
+}
+
+await runBench('bench-interview', async (bench) => {
+  bench.onCleanup(() => ai.close());
+  const busy = otherWorkloads();
+  const load = [loadavg().map((l) => l.toFixed(2)).join(', ')];
+  const org = await newOrganization(bench, 'Interview bench', ['read', 'write']);
+  const position = await http(`${bench.gatewayUrl}/api/v1/positions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.apiKey.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Bench Engineer', questions: Array.from({ length: QUESTIONS }, (_, i) => ({ text: `Bench question ${i + 1}: tell us about your work.`, maxFollowUps: 1 })) }),
+  });
+  if (position.status !== 201) throw new Error(`position answered ${position.status}: ${position.text}`);
+  const positionId = (JSON.parse(position.text) as { data: { id: string } }).data.id;
+  step('Warm-up (not measured)');
+  await run(bench, org.apiKey.key, positionId, WARMUP_CANDIDATES, false);
+  const results: RunResult[] = [];
+  for (const count of RUNS) results.push(await run(bench, org.apiKey.key, positionId, count, true));
+  busy.push(...otherWorkloads());
+  load.push(loadavg().map((l) => l.toFixed(2)).join(', '));
+
+  const ms = (v: number) => (Number.isNaN(v) ? '–' : String(Math.round(v)));
+  const share = (t: Turn) => (t.ai ? t.ms - AI_LATENCY_MS : t.ms);
+  const names = stackCpuSources(bench).map((s) => s.name);
+  const platform = names.filter((n) => n !== 'bench');
+  const lines = [
+    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, without think time${THINK_MS ? ` (${THINK_MS} ms)` : ''}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
+    `Date: ${bench.startedAt.toISOString()}`,
+    `Machine: ${machineDescription()}; load average (1, 5, 15 min) at the start ${load[0]}, at the end ${load[1]}`,
+    '',
+    'Platform share of a turn = (POST answer → next page read) − 300 ms for the answers that waited for a follow-up (AI), the whole latency for the others:',
+    '',
+    '| candidates | turns | platform p50 ms | platform p99 ms | AI turns p50 / p99 ms | other turns p50 / p99 ms | turns/s | last answer → evaluation.completed p50 / p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map((r) => {
+      const shares = r.turns.map(share);
+      const aiShares = r.turns.filter((t) => t.ai).map(share);
+      const others = r.turns.filter((t) => !t.ai).map(share);
+      return `| ${r.candidates} | ${r.turns.length} | ${ms(percentile(shares, 50))} | ${ms(percentile(shares, 99))} | ${ms(percentile(aiShares, 50))} / ${ms(percentile(aiShares, 99))} | ${ms(percentile(others, 50))} / ${ms(percentile(others, 99))} | ${(r.turns.length / (r.wallMs / 1000)).toFixed(1)} | ${ms(percentile(r.toEvaluation, 50))} / ${ms(percentile(r.toEvaluation, 99))}${r.evaluationsMissing ? ` (${r.evaluationsMissing} not completed)` : ''} |`;
+    }),
+  ];
+  if (results.some((r) => r.cpu)) {
+    const cores = cpus().length;
+    lines.push(
+      '',
+      `CPU ms per turn (one answer: its POST and the page read after it, the follow-up and, per candidate, start and evaluation), by process; "platform" sums every process of the stack; "bench" is this process with the AI test server; the last column is the share of the machine's ${cores} CPUs used by processes not counted here:`,
+      '',
+      `| candidates | ${names.join(' | ')} | platform | other processes |`,
+      `|---:|${names.map(() => '---:|').join('')}---:|---:|`,
+      ...results.map((r) => {
+        if (!r.cpu) return `| ${r.candidates} |`;
+        const per = (v: number) => (v / Math.max(1, r.turns.length)).toFixed(1);
+        const counted = [...r.cpu.bySource.values()].reduce((a, b) => a + b, 0);
+        const platformMs = platform.reduce((a, n) => a + (r.cpu!.bySource.get(n) ?? 0), 0);
+        return `| ${r.candidates} | ${names.map((n) => per(r.cpu!.bySource.get(n) ?? 0)).join(' | ')} | ${per(platformMs)} | ${Math.round((Math.max(0, r.cpu.machineBusy - counted) / (r.cpu.wall * cores)) * 100)} % |`;
+      }),
+      '',
+      'The CPU window is the candidates\' walk (first start → last answer); the evaluations run after it, so their cost is only partly in it.',
+    );
+  }
+  lines.push(...loadNote(busy));
+  const failures = results.flatMap((r) => (r.evaluationsMissing ? [`${r.evaluationsMissing} of ${r.candidates} evaluations did not complete`] : []));
+  return { report: lines.join('\n'), failures };
+});

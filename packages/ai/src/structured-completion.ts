@@ -1,0 +1,74 @@
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { classifyAiError } from './ai-call-error.js';
+
+export interface OpenAiSettings {
+  apiKey: string;
+  /** Any OpenAI-compatible server (OPENAI_BASE_URL); OpenAI itself when absent. */
+  baseUrl?: string | undefined;
+  /** The SDK's own per-request timeout; a caller's `signal` can end a call sooner. */
+  timeoutMs: number;
+}
+
+/**
+ * The openai SDK client of a process. The SDK's retries are off (its default is 2): the caller
+ * owns retrying (Temporal in the worker; nobody on the interviewer's deadline).
+ */
+export function createOpenAiClient(settings: OpenAiSettings): OpenAI {
+  return new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, maxRetries: 0, timeout: settings.timeoutMs });
+}
+
+export interface StructuredRequest<T extends z.ZodType> {
+  model: string;
+  schema: T;
+  /** The response format's name (letters, digits, _ and -). */
+  name: string;
+  system: string;
+  user: string;
+  /** Ends the call when aborted (a deadline): it then fails with kind `timeout`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A schema's JSON Schema, converted once per schema rather than once per call (every call sends it). */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let converted = jsonSchemas.get(schema);
+  if (!converted) jsonSchemas.set(schema, (converted = z.toJSONSchema(schema) as Record<string, unknown>));
+  return converted;
+}
+
+/** A reply that is not JSON or does not match the schema: the caller decides whether to ask again. */
+export type StructuredResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/**
+ * One chat completion with a JSON-schema response format, parsed and validated with zod. A
+ * failed call throws an AiCallError (classified); an unusable reply is `{ok: false}`.
+ */
+export async function structuredCompletion<T extends z.ZodType>(client: OpenAI, request: StructuredRequest<T>): Promise<StructuredResult<z.infer<T>>> {
+  let content: string | null | undefined;
+  try {
+    const completion = await client.chat.completions.create(
+      {
+        model: request.model,
+        messages: [
+          { role: 'system', content: request.system },
+          { role: 'user', content: request.user },
+        ],
+        response_format: { type: 'json_schema', json_schema: { name: request.name, schema: jsonSchemaOf(request.schema) } },
+      },
+      request.signal ? { signal: request.signal } : undefined,
+    );
+    content = completion.choices[0]?.message.content;
+  } catch (err) {
+    throw classifyAiError(request.signal?.aborted ? new OpenAI.APIUserAbortError() : err);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content ?? '');
+  } catch {
+    return { ok: false, reason: 'The AI reply was not JSON.' };
+  }
+  const result = request.schema.safeParse(parsed);
+  if (!result.success) return { ok: false, reason: `The AI reply did not match the schema: ${result.error.issues[0]?.message}`.slice(0, 500) };
+  return { ok: true, value: result.data };
+}

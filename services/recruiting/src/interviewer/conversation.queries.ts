@@ -1,0 +1,261 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import { newId, sql, type Logger } from '@hireloop/platform';
+import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type TurnSignals } from '@hireloop/contracts';
+import type { Db, RecruitingDB } from '../db.js';
+import type { InviteTokens } from '../interviews/invite-token.js';
+import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow, type InviteRow } from '../interviews/interviews.queries.js';
+import { appendTurns, askFirstQuestion, questionPlanOf, turnRows, type TurnRow } from '../interviews/transcript.js';
+import { effectiveStatus } from '../interviews/status.js';
+import { budgetSpent } from '../interviews/time-budget.js';
+import { collectsSignals } from '../interviews/ai-notice.js';
+import { afterAnswer, conversationState, exchangeOf, type AfterAnswer, type ConversationState, type ConversationTurn } from './conversation.js';
+import { decideFollowUp, type FollowUpDecision } from './follow-up.js';
+import type { FollowUpRequest } from './follow-up-prompt.js';
+import type { FollowUpWriter } from './follow-up-writer.js';
+
+// The conversation in the database (ARCHITECTURE.md "The interviewer"): turns are rows of
+// recruiting.interview_turns, appended under the interview's row lock, so every step is
+// serialised per interview and a turn is stored once at its `seq`. A follow-up is generated
+// between two transactions, never while a lock or a connection is held: the answer is committed
+// first, then the AI is asked within its deadline, then its follow-up (or the next scripted
+// question, with the reason it was skipped) is appended.
+
+export interface Interviewer {
+  writer: FollowUpWriter;
+  /** INTERVIEWER_FOLLOW_UP_TIMEOUT_MS: the deadline of one follow-up. */
+  followUpTimeoutMs: number;
+  /** Task queue of the evaluation workflow started when the interview ends. */
+  taskQueue: string;
+  logger: Logger;
+}
+
+/**
+ * How long after the deadline an undecided answer waits for the request deciding it. Past
+ * that, that request is taken to be gone (a crashed process), and whoever reads the
+ * conversation next moves it on with the follow-up skipped (`timeout`).
+ */
+const SETTLE_GRACE_MS = 2000;
+const SETTLE_POLL_MS = 100;
+
+function toConversationTurn(row: TurnRow): ConversationTurn {
+  return { id: row.id, seq: row.seq, role: row.role, kind: row.kind, questionId: row.question_id, text: row.text, at: row.at, followUpSkipped: row.follow_up_skipped };
+}
+
+/** An interview with its conversation as read: the questions, the turns so far, and the state they make. */
+export interface Conversation<Row extends InterviewRow = InterviewRow> {
+  row: Row;
+  plan: Question[];
+  turns: ConversationTurn[];
+  state: ConversationState;
+}
+
+async function conversationOf<Row extends InterviewRow>(db: Db, row: Row): Promise<Conversation<Row>> {
+  const plan = questionPlanOf(row);
+  const turns = (await turnRows(db, row.id)).map(toConversationTurn);
+  return { row, plan, turns, state: conversationState(plan, turns) };
+}
+
+/** The conversation, with its first question asked if nothing was asked yet (an interview in progress from before the conversation). */
+async function begunConversation<Row extends InterviewRow>(db: Db, row: Row): Promise<Conversation<Row>> {
+  const read = await conversationOf(db, row);
+  if (read.state.phase !== 'not_begun') return read;
+  await askFirstQuestion(db, row);
+  return conversationOf(db, row);
+}
+
+/**
+ * After an answer that gets no follow-up (none needed, none left, or skipped for `skipped`):
+ * the next scripted question, or the end of the interview after the last one.
+ */
+async function moveOn(trx: Db, tokens: InviteTokens, interviewer: Interviewer, row: InterviewRow, answer: ConversationTurn, after: AfterAnswer, skipped: FollowUpSkipped | null): Promise<void> {
+  const now = new Date();
+  if (skipped) await trx.updateTable('recruiting.interview_turns').set({ follow_up_skipped: skipped }).where('id', '=', answer.id).execute();
+  if (after.next) {
+    await appendTurns(trx, row, [{ seq: answer.seq + 1, role: 'interviewer', kind: 'question', questionId: after.next.question.id, text: after.next.question.text, at: now }]);
+  } else {
+    await completeInterview(trx, tokens, row, interviewer.taskQueue, now);
+  }
+}
+
+/**
+ * Competencies of rubric versions read so far. A version is never changed once written, so every
+ * instance may keep what it read; at most RUBRICS_KEPT versions, the oldest read dropped first.
+ */
+const rubrics = new Map<string, Competency[]>();
+const RUBRICS_KEPT = 500;
+
+/** The competencies (with anchors) of the pinned rubric that `question` is about; all of them when it names none. */
+async function competenciesOf(db: Db, row: InterviewRow, question: Question): Promise<Competency[]> {
+  if (row.rubric_version === null) return [];
+  const key = `${row.position_id}:${row.rubric_version}`;
+  let all = rubrics.get(key);
+  if (!all) {
+    const rubric = await db.selectFrom('recruiting.rubric_versions').select('competencies').where('position_id', '=', row.position_id).where('version', '=', row.rubric_version).executeTakeFirst();
+    all = rubric?.competencies ?? [];
+    if (rubrics.size >= RUBRICS_KEPT) rubrics.delete(rubrics.keys().next().value!);
+    rubrics.set(key, all);
+  }
+  const named = all.filter((c) => question.competencies.includes(c.key));
+  return named.length > 0 ? named : all;
+}
+
+/** What the follow-up after `answer` is generated from: the question, its anchors, this question's exchange. */
+export function followUpRequest(row: Pick<InterviewRow, 'language'>, question: Question, competencies: Competency[], turns: ConversationTurn[], answer: ConversationTurn, after: AfterAnswer): FollowUpRequest {
+  return {
+    seed: answer.id,
+    language: row.language,
+    question: question.text,
+    competencies: competencies.map((c) => ({ name: c.name, description: c.description, levels: c.levels })),
+    exchange: exchangeOf(turns, question.id).map((t) => ({ role: t.role, text: t.text })),
+    followUpNumber: after.followUpsAsked + 1,
+    maxFollowUps: question.maxFollowUps,
+  };
+}
+
+/** An answer waiting for its follow-up decision, as tx 1 of `answerTurn` leaves it. */
+interface Pending {
+  row: InterviewRow;
+  answer: ConversationTurn;
+  question: Question;
+  turns: ConversationTurn[];
+  after: AfterAnswer;
+}
+
+export type AnswerOutcome =
+  /** Stored; the next turn (a follow-up or the next question) is ready, or the interview ended. */
+  | 'accepted'
+  /** The same answer to the same turn was stored already (a refresh, a second tab, a retry). */
+  | 'duplicate'
+  /** The turn answered is not the current one (a stale page): nothing stored, the current turn comes back. */
+  | 'stale';
+
+export interface AnswerInput {
+  /** The interviewer turn being answered: the submission's key, so that a turn is stored once. */
+  turnId: string;
+  text: string;
+  signals?: TurnSignals | undefined;
+}
+
+/**
+ * Whether `input` answers a turn that has its answer already: the same words (`duplicate`), or
+ * other ones from a stale page (`stale`); null when the turn is unanswered or unknown.
+ */
+function answeredBefore(turns: ConversationTurn[], input: AnswerInput): 'duplicate' | 'stale' | null {
+  const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
+  const stored = target && turns.find((t) => t.seq === target.seq + 1);
+  if (!stored) return null;
+  return stored.role === 'candidate' && stored.text === input.text ? 'duplicate' : 'stale';
+}
+
+/**
+ * The candidate answers the current turn (PRODUCT.md §12). Stored once per turn; a submission
+ * for any other turn stores nothing. After the answer the interviewer decides on a follow-up,
+ * within its deadline, and the next turn is stored before this returns, so the page that follows
+ * shows it.
+ */
+export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<AnswerOutcome> {
+  const first = await db.transaction().execute(async (trx): Promise<{ outcome: AnswerOutcome; pending?: Pending }> => {
+    const row = await findByInviteToken(trx, token, true);
+    // The last answer sent twice (a double click, a retry) finds the interview completed by the first.
+    if (effectiveStatus(row) === 'completed' && answeredBefore((await conversationOf(trx, row)).turns, input) === 'duplicate') return { outcome: 'duplicate' };
+    assertAnswerable(row);
+    const { plan, turns } = await begunConversation(trx, row);
+    const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
+    const before = answeredBefore(turns, input);
+    if (!target || before) return { outcome: before ?? 'stale' };
+
+    const signals = input.signals && collectsSignals(row.consent_notice_version) ? input.signals : null;
+    const [inserted] = await appendTurns(trx, row, [{ seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at: new Date(), signals }]);
+    const answer = toConversationTurn(inserted!);
+    const all = [...turns, answer];
+    const after = afterAnswer(plan, all, answer);
+    const question = plan.find((q) => q.id === answer.questionId);
+    if (after.followUpsLeft && question && !budgetSpent(row)) return { outcome: 'accepted', pending: { row, answer, question, turns: all, after } };
+    await moveOn(trx, tokens, interviewer, row, answer, after, after.followUpsLeft ? 'budget' : null);
+    return { outcome: 'accepted' };
+  });
+  if (first.pending) await decideAndAppend(db, tokens, interviewer, first.pending);
+  else if (first.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
+  return first.outcome;
+}
+
+/** Asks the writer for a follow-up (no transaction open meanwhile), then appends what comes next. */
+async function decideAndAppend(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, pending: Pending): Promise<void> {
+  const { row, answer, question, turns, after } = pending;
+  const competencies = await competenciesOf(db, row, question);
+  const decision = await decideFollowUp(interviewer.writer, followUpRequest(row, question, competencies, turns, answer, after), interviewer.followUpTimeoutMs);
+  logDecision(interviewer.logger, row.id, answer.id, decision);
+  await appendDecision(db, tokens, interviewer, row, answer, decision);
+}
+
+function logDecision(logger: Logger, interviewId: string, turnId: string, decision: FollowUpDecision): void {
+  if (decision.kind !== 'skip') return;
+  // Ids, the reason and the list entry only: never the candidate's words or the dropped question.
+  const forbidden = decision.forbidden ? { topic: decision.forbidden.topic, term: decision.forbidden.term } : {};
+  logger.info({ interviewId, turnId, followUpSkipped: decision.reason, ...forbidden }, 'follow-up skipped');
+}
+
+/**
+ * Appends the turn after `answer` unless one was appended meanwhile (by a request that settled
+ * it) or the interview is no longer in progress (cancelled meanwhile). A follow-up is one
+ * statement: the (interview, seq) key keeps the first turn written after the answer.
+ */
+async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<void> {
+  if (decision.kind === 'ask') {
+    const at = new Date();
+    await db
+      .insertInto('recruiting.interview_turns')
+      .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('recruiting.interviews')
+          .select([
+            // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
+            sql<string>`${newId(ID_PREFIXES.turn, at.getTime())}::text`.as('id'),
+            'organization_id',
+            'id as interview_id',
+            sql<number>`${answer.seq + 1}::integer`.as('seq'),
+            sql<'interviewer'>`'interviewer'`.as('role'),
+            sql<'follow_up'>`'follow_up'`.as('kind'),
+            sql<string>`${answer.questionId}::text`.as('question_id'),
+            sql<string>`${decision.text}::text`.as('text'),
+            sql<Date>`${at}::timestamptz`.as('at'),
+          ])
+          .where('id', '=', stale.id)
+          .where('status', '=', 'in_progress'),
+      )
+      .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+      .execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    const row = await getInterviewRow(trx, stale.organization_id, stale.id, true);
+    if (effectiveStatus(row) !== 'in_progress') return;
+    const { plan, turns } = await conversationOf(trx, row);
+    if (turns.at(-1)?.id !== answer.id) return;
+    await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), decision.kind === 'skip' ? decision.reason : null);
+  });
+}
+
+/**
+ * The interview by its invite token, with its conversation settled on a turn the candidate can
+ * answer: the first question is asked if nothing was asked yet (an interview in progress before
+ * the conversation existed), and an answer's follow-up decision made by another request is
+ * waited for, and settled here (skipped: `timeout`) once that request is overdue; bounded by the
+ * deadline plus a grace. An interview the candidate cannot answer now comes without turns.
+ */
+export async function settle(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string): Promise<Conversation<InviteRow>> {
+  for (;;) {
+    const row = await findByInviteToken(db, token);
+    if (effectiveStatus(row) !== 'in_progress' || !row.consent_given_at) return { row, plan: questionPlanOf(row), turns: [], state: { phase: 'not_begun' } };
+    const conversation = await begunConversation(db, row);
+    const { state } = conversation;
+    if (state.phase !== 'deciding') return conversation;
+    if (Date.now() - state.answer.at.getTime() >= interviewer.followUpTimeoutMs + SETTLE_GRACE_MS) {
+      await appendDecision(db, tokens, interviewer, row, state.answer, { kind: 'skip', reason: 'timeout' });
+      continue;
+    }
+    await sleep(SETTLE_POLL_MS);
+  }
+}

@@ -1,0 +1,123 @@
+import { newId } from '@hireloop/platform';
+import { ID_PREFIXES, type Question, type Transcript, type Turn, type TurnSignals } from '@hireloop/contracts';
+import type { Selectable } from 'kysely';
+import type { Db, InterviewsTable, InterviewTurnsTable } from '../db.js';
+
+// The transcript (PRODUCT.md §12): rows of turns in recruiting's schema, one per interviewer
+// question or follow-up and per candidate answer, in `seq` order. A turn is stored once: the
+// (interview, seq) key makes a repeated write of the same turn a no-op.
+
+/**
+ * The id of the n-th question (0-based) of an interview scheduled before rubrics existed: derived
+ * from the interview id, as migration 0018 derived them for the turns it backfilled.
+ */
+export function legacyQuestionId(interviewId: string, index: number): string {
+  return `${ID_PREFIXES.question}_${interviewId.slice(ID_PREFIXES.interview.length + 1)}${String(index + 1).padStart(2, '0')}`;
+}
+
+/** The questions an interview asks: those pinned at scheduling, or (before rubrics) its texts with derived ids. */
+export function questionPlanOf(row: Pick<Selectable<InterviewsTable>, 'id' | 'questions' | 'pinned_questions'>): Question[] {
+  if (row.pinned_questions) return row.pinned_questions;
+  return row.questions.map((text, i) => ({ id: legacyQuestionId(row.id, i), text, competencies: [], maxFollowUps: 0 }));
+}
+
+export type TurnRow = Selectable<InterviewTurnsTable>;
+
+export function toTurn(row: TurnRow): Turn {
+  return {
+    id: row.id,
+    role: row.role,
+    kind: row.kind,
+    questionId: row.question_id,
+    text: row.text,
+    at: row.at.toISOString(),
+    ...(row.signals ? { signals: row.signals } : {}),
+    ...(row.follow_up_skipped ? { followUpSkipped: row.follow_up_skipped } : {}),
+  };
+}
+
+export function turnRows(db: Db, interviewId: string): Promise<TurnRow[]> {
+  return db.selectFrom('recruiting.interview_turns').selectAll().where('interview_id', '=', interviewId).orderBy('seq').execute();
+}
+
+export async function transcriptOf(db: Db, interviewId: string): Promise<Transcript> {
+  return { turns: (await turnRows(db, interviewId)).map(toTurn) };
+}
+
+/** A turn to store at position `seq` of the interview's transcript. */
+export interface NewTurn {
+  seq: number;
+  role: Turn['role'];
+  kind: Turn['kind'];
+  questionId: string;
+  text: string;
+  at: Date;
+  /** An answer's integrity signals (only with consent to a notice that mentions them). */
+  signals?: TurnSignals | null;
+}
+
+/**
+ * The interview's first turn, its first scripted question, unless a turn exists already: asked
+ * when the candidate starts, and when an interview that was in progress before the conversation
+ * existed is opened again (CLARIFICATIONS 2026-11-26: it continues from its first question).
+ */
+export async function askFirstQuestion(trx: Db, row: Pick<Selectable<InterviewsTable>, 'id' | 'organization_id' | 'questions' | 'pinned_questions'>, at = new Date()): Promise<void> {
+  const first = questionPlanOf(row)[0];
+  if (!first) return;
+  await appendTurns(trx, row, [{ seq: 0, role: 'interviewer', kind: 'question', questionId: first.id, text: first.text, at }]);
+}
+
+/** Stores turns once each: a turn already stored at its `seq` is kept as it is. Returns those stored now. */
+export async function appendTurns(trx: Db, interview: { id: string; organization_id: string }, turns: NewTurn[]): Promise<TurnRow[]> {
+  if (turns.length === 0) return [];
+  return trx
+    .insertInto('recruiting.interview_turns')
+    .values(
+      turns.map((t) => ({
+        id: newId(ID_PREFIXES.turn, t.at.getTime()),
+        organization_id: interview.organization_id,
+        interview_id: interview.id,
+        seq: t.seq,
+        role: t.role,
+        kind: t.kind,
+        question_id: t.questionId,
+        text: t.text,
+        at: t.at,
+        signals: t.signals ? JSON.stringify(t.signals) : null,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+    .returningAll()
+    .execute();
+}
+
+/**
+ * Today's one-page form as turns: each scripted question (shown when the interview started),
+ * then its answer (given at submission).
+ */
+export function scriptedTurns(plan: Question[], answers: string[], startedAt: Date, submittedAt: Date): NewTurn[] {
+  return plan.flatMap((q, i) => [
+    { seq: 2 * i, role: 'interviewer' as const, kind: 'question' as const, questionId: q.id, text: q.text, at: startedAt },
+    { seq: 2 * i + 1, role: 'candidate' as const, kind: 'answer' as const, questionId: q.id, text: answers[i] ?? '', at: submittedAt },
+  ]);
+}
+
+/**
+ * The v1 `answers` of an evaluation (CLARIFICATIONS "v1 shapes"): one entry per scripted
+ * question that has an answer, holding the first answer to it; answers to follow-ups are in the
+ * transcript only.
+ */
+export function scriptedAnswers(turns: Pick<Turn, 'kind' | 'questionId' | 'text'>[]): { question: string; answer: string }[] {
+  const out: { question: string; answer: string }[] = [];
+  for (const q of turns.filter((t) => t.kind === 'question')) {
+    const answer = turns.find((t) => t.kind === 'answer' && t.questionId === q.questionId);
+    if (answer) out.push({ question: q.text, answer: answer.text });
+  }
+  return out;
+}
+
+/** Erasure and the answers retention: the transcript goes, turns and signals with it. */
+export async function deleteTranscripts(trx: Db, interviewIds: string[]): Promise<void> {
+  if (interviewIds.length === 0) return;
+  await trx.deleteFrom('recruiting.interview_turns').where('interview_id', 'in', interviewIds).execute();
+}
