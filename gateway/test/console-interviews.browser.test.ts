@@ -18,20 +18,35 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
   const TITLE = 'Platform Engineer';
   const CONSOLE_TITLE = 'Site Reliability Engineer';
   const ANSWERS = ['I keep the deploy pipeline boring and fast.', 'Measure first, then remove the slowest step.'];
+  const FOLLOW_UP_ANSWER = 'For example, I split the test suite so that the slowest half runs in parallel.';
 
   before(async () => {
     // For the other tests here; journey 2 itself creates its position in the console.
     positionId = (await newPosition(s.key, { title: TITLE, interviewQuestions: ['How do you ship safely?', 'How do you make a build faster?'] })).id;
   });
 
-  /** The candidate's side: the invite page, the AI notice agreed to, each answer, submitted. */
+  /**
+   * The candidate's side: the invite page, the AI notice agreed to, then one turn at a time
+   * (PRODUCT.md §12): each scripted question answered, and any follow-up the interviewer asks.
+   */
   async function takeInterview(inviteUrl: string) {
     const candidate = await openPage(s.browser, WIDTHS.phone);
-    await candidate.page.goto(inviteUrl);
-    await candidate.page.click('#start');
-    for (const [i, answer] of ANSWERS.entries()) await candidate.page.fill(`#answer-${i}`, answer);
-    await candidate.page.click('#submit');
-    await candidate.page.waitForSelector('text=Thank you');
+    const { page } = candidate;
+    await page.goto(inviteUrl);
+    await page.click('#start');
+    let question = 0;
+    for (let turn = 0; turn < 20; turn++) {
+      await page.locator('#turn-text, #done').first().waitFor();
+      if (await page.locator('#done').count()) break;
+      const followUp = (await page.locator('#turn-text .kind').count()) > 0;
+      await page.fill('#answer', followUp ? FOLLOW_UP_ANSWER : ANSWERS[question++]!);
+      const answered = await page.locator('input[name="turn"]').inputValue();
+      await page.click('#send');
+      // The next turn (its own id), or the end.
+      await page.waitForFunction((id) => document.getElementById('done') !== null || document.querySelector<HTMLInputElement>('input[name="turn"]')?.value !== id, answered);
+    }
+    await page.waitForSelector('text=Thank you');
+    assert.equal(question, ANSWERS.length, 'every scripted question was asked');
     await candidate.close();
   }
 

@@ -426,15 +426,22 @@ describe('webhook URLs that can never be delivered to are refused (issue 18 item
       assertValidation(await call('PATCH', `/api/v1/webhooks/${created.body.data.id}`, { key: org.key, body: { url } }), 'url');
     }
     await call('DELETE', `/api/v1/webhooks/${created.body.data.id}`, { key: org.key });
+    receiver.server.closeAllConnections();
     await receiver.close();
   });
 
   it('surrounding spaces stay trimmed', async () => {
-    const receiverUrl = (await startTestServer(() => ({ status: 204 }))).url;
-    const created = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: `  ${receiverUrl}/hook  `, events: ['*'] } });
-    assert.equal(created.status, 201, created.text);
-    assert.equal(created.body.data.url, `${receiverUrl}/hook`);
-    await call('DELETE', `/api/v1/webhooks/${created.body.data.id}`, { key: org.key });
+    const trimmed = await startTestServer(() => ({ status: 204 }));
+    try {
+      const created = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: `  ${trimmed.url}/hook  `, events: ['*'] } });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.data.url, `${trimmed.url}/hook`);
+      await call('DELETE', `/api/v1/webhooks/${created.body.data.id}`, { key: org.key });
+    } finally {
+      // A listening server (and the delivery's keep-alive connection) would keep this file's process alive.
+      trimmed.server.closeAllConnections();
+      await trimmed.close();
+    }
   });
 });
 

@@ -75,16 +75,17 @@ export const FOLLOW_UP_ANSWER = 'For example, last spring I traced a failing rel
  * Takes the interview as a candidate without JavaScript would: one form post per turn, the
  * scripted `answers` in order from the current question on, and `followUpAnswer` to any
  * follow-up. Returns the last post's response (303 when every answer was stored), or the first
- * refusal: a page with no turn to answer (409), or no answer left to give (422).
+ * refusal: a page with no turn to answer (409), or no answer left to give (422). `base`: another
+ * gateway than the stack's.
  */
-export async function submitInvite(token: string, answers: string[], followUpAnswer = FOLLOW_UP_ANSWER) {
+export async function submitInvite(token: string, answers: string[], followUpAnswer = FOLLOW_UP_ANSWER, base?: string) {
   let next = 0;
   let last: Awaited<ReturnType<typeof postForm>> | undefined;
   for (let step = 0; step < 200; step++) {
-    const { turn } = await openInvite(token);
-    if (!turn) return last ?? answerTurn(token, '', answers[0] ?? 'An answer.');
+    const { turn } = await openInvite(token, base);
+    if (!turn) return last ?? answerTurn(token, '', answers[0] ?? 'An answer.', [], base);
     const answer = turn.kind === 'follow_up' ? followUpAnswer : answers[next++];
-    last = await answerTurn(token, turn.id, answer ?? '');
+    last = await answerTurn(token, turn.id, answer ?? '', [], base);
     if (last.status !== 303) return last;
   }
   throw new Error('the interview did not end within 200 turns');

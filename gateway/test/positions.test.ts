@@ -51,7 +51,7 @@ describe('POST /api/v1/positions', () => {
     assert.match(p.id, /^pos_[0-9A-Za-z]{10,40}$/);
     assert.equal(res.headers.get('location'), `/api/v1/positions/${p.id}`);
     assert.deepEqual(Object.keys(p).sort(), [
-      'createdAt', 'department', 'description', 'employmentType', 'externalId', 'id', 'interviewQuestions', 'location', 'status', 'title', 'updatedAt',
+      'createdAt', 'department', 'description', 'employmentType', 'externalId', 'id', 'interviewQuestions', 'location', 'questions', 'rubric', 'status', 'title', 'updatedAt',
     ]);
     assert.equal(p.title, 'Backend Engineer');
     assert.equal(p.employmentType, 'full_time');

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { call, eventually, newOrganizationWithKey, startExtraGateway, startExtraProcess, testEnv } from '@hireloop/devstack/testing';
 import { freePort } from '@hireloop/devstack/ports';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
-import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 import { ID_PREFIXES } from '@hireloop/contracts';
 import { newId } from '@hireloop/platform';
 import { stackConnections } from './stack-connections.js';
+import { startInvite, submitInvite, tokenOf } from './interview-helpers.js';
 
 type Extra = Awaited<ReturnType<typeof startExtraProcess>>;
 
@@ -44,17 +44,6 @@ describe('50 dead endpoints and 500 events', () => {
   after(async () => {
     for (const p of [worker, gateway, integrations, recruiting]) await p?.child.stop();
   });
-
-  /** What the candidate's browser sends to the invite page, on this file's gateway. */
-  async function postForm(inviteUrl: string, action: string, fields: [string, string][]) {
-    const res = await fetch(`${gateway.url}${new URL(inviteUrl).pathname}/${action}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-      redirect: 'manual',
-    });
-    assert.equal(res.status, 303, await res.text());
-  }
 
   /** The task queue a workflow was started on, from its history's first event. */
   async function startedOn(workflowId: string): Promise<string | undefined> {
@@ -103,8 +92,11 @@ describe('50 dead endpoints and 500 events', () => {
     const scheduled = await api('POST', '/interviews', { positionId: position.body.data.id, candidate: { email: `storm-${Date.now()}@example.com`, name: 'Stormy Weather' } });
     assert.equal(scheduled.status, 201, scheduled.text);
     const interviewId = scheduled.body.data.id as string;
-    await postForm(scheduled.body.data.inviteUrl, 'start', [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]]);
-    await postForm(scheduled.body.data.inviteUrl, 'submit', [['answer', 'Because.'], ['answer', 'Carefully.']]);
+    const token = tokenOf(scheduled.body.data.inviteUrl);
+    const started = await startInvite(token, gateway.url);
+    assert.equal(started.status, 303, started.text);
+    const submitted = await submitInvite(token, ['Because.', 'Carefully.'], undefined, gateway.url);
+    assert.equal(submitted.status, 303, submitted.text);
     const candidate = await api('POST', '/candidates', { email: `erase-storm-${Date.now()}@example.com`, name: 'Gone Soon' });
     assert.equal(candidate.status, 201, candidate.text);
     const erasure = await api('DELETE', `/candidates/${candidate.body.data.id}`);

@@ -57,6 +57,21 @@ async function postForm(url: string, fields: [string, string][]) {
   assert.equal(res.status, 303, await res.text());
 }
 
+/**
+ * Answers each turn the invite page shows (no JavaScript: one form post per turn) until it shows
+ * none: the answers are long enough that the interviewer (offline in recruiting here) asks no
+ * follow-up, so the last one completes the interview.
+ */
+async function answerEveryTurn(page: string, answers: string[]) {
+  for (const answer of answers) {
+    const html = await (await fetch(page)).text();
+    const turn = html.match(/name="turn" value="([^"]+)"/)?.[1];
+    assert.ok(turn, `a turn to answer: ${html.slice(0, 300)}`);
+    await postForm(`${page}/answer`, [['turn', turn], ['answer', answer]]);
+  }
+  assert.doesNotMatch(await (await fetch(page)).text(), /name="turn"/, 'no turn left: the interview ended');
+}
+
 /** The workflow's one execution, completed, and the attempt its AI activity ended on (with the failure before it). */
 async function workflowOutcome(workflowId: string, activity: string) {
   const cli = (args: string[]) => run(topology.temporal.cli, [...args, '--address', topology.temporal.address, '--output', 'json']);
@@ -163,7 +178,10 @@ describe('fault: the worker SIGKILLed mid AI call', () => {
         assert.equal(scheduled.status, 201, scheduled.text);
         const page = `${gateway}${new URL(scheduled.body.data.inviteUrl as string).pathname}`;
         await postForm(`${page}/start`, [['consent', 'agree'], ['notice', AI_NOTICE_VERSION]]);
-        await postForm(`${page}/submit`, [['answer', `The mission (${marker}).`], ['answer', 'A deadlock under load.']]);
+        await answerEveryTurn(page, [
+          `The mission (${marker}), because the product helps people find work they are good at every day.`,
+          'A deadlock under load that only appeared with two workers, found by logging every lock taken and released.',
+        ]);
         return scheduled.body.data.id as string;
       },
       read: async (id) => (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key, baseUrl: gateway })).body.data,

@@ -27,7 +27,7 @@ describe('invite tokens after an INVITE_TOKEN_KEYS rotation', () => {
     const before = tokensOf(k1);
     const issued = before.issue();
     await sql`insert into recruiting.candidates (id, organization_id, email, name) values ('cand_1', 'org_1', 'a@example.com', 'A')`.execute(db);
-    await sql`insert into recruiting.positions (id, organization_id, title, employment_type, status) values ('pos_1', 'org_1', 'T', 'full_time', 'open')`.execute(db);
+    await sql`insert into recruiting.positions (id, organization_id, title, employment_type, status, rubric_version, competencies, questions) values ('pos_1', 'org_1', 'T', 'full_time', 'open', 1, '[]', '[]')`.execute(db);
     await sql`insert into recruiting.interviews (id, organization_id, title, status, candidate_id, position_id, duration_minutes, invite_token_hash, invite_token_sealed, questions, expires_at)
               values ('int_1', 'org_1', 'T', 'scheduled', 'cand_1', 'pos_1', 30, ${issued.hash}, ${issued.sealed}, '[]', now() + interval '1 day')`.execute(db);
 
