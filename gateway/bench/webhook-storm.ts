@@ -64,6 +64,31 @@ async function postForm(bench: Bench, inviteUrl: string, action: string, fields:
   if (res.status !== 303) throw new Error(`invite ${action} answered ${res.status}`);
 }
 
+/** Answers long enough that the offline interviewer asks no follow-up: one per scripted question. */
+const STORM_ANSWERS = [
+  'Because the mission matters to me and the team ships carefully measured improvements every single week.',
+  'A deadlock under load that only appeared with two workers, found by logging every lock taken and released.',
+];
+
+/**
+ * The candidate's answers, as a browser without JavaScript sends them: one form post per turn of
+ * the conversation (PRODUCT.md §12), until the page shows no turn. A page with the one-page form
+ * of before the conversation (a before tree) gets all answers in one submit.
+ */
+async function answerInterview(bench: Bench, inviteUrl: string) {
+  const page = `${bench.gatewayUrl}${new URL(inviteUrl).pathname}`;
+  for (let i = 0; i < 20; i++) {
+    const html = await (await fetch(page)).text();
+    const turn = html.match(/name="turn" value="([^"]+)"/)?.[1];
+    if (!turn) {
+      if (i === 0) await postForm(bench, inviteUrl, 'submit', STORM_ANSWERS.map((answer) => ['answer', answer]));
+      return;
+    }
+    await postForm(bench, inviteUrl, 'answer', [['turn', turn], ['answer', STORM_ANSWERS[Math.min(i, STORM_ANSWERS.length - 1)]!]]);
+  }
+  throw new Error('the interview did not end within 20 turns');
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, deadline: number, everyMs = 200): Promise<T | null> {
   for (;;) {
     const value = await read();
@@ -87,9 +112,10 @@ async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, coun
       return { interview: { id: interview.data.id, inviteUrl: interview.data.inviteUrl! }, candidateId: candidate.data.id };
     }),
   );
+  // From the first answer sent to `completed`.
   const evaluations = prepared.map(async ({ interview }) => {
     const started = Date.now();
-    await postForm(bench, interview.inviteUrl, 'submit', [['answer', 'A mission.'], ['answer', 'A deadlock.']]);
+    await answerInterview(bench, interview.inviteUrl);
     const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/interviews/${interview.id}/evaluation`)).data, (e) => e?.status === 'completed' || e?.status === 'failed', deadline);
     return done?.status === 'completed' ? (Date.now() - started) / 1000 : null;
   });

@@ -24,7 +24,8 @@ import { longReplayReport, stormReport } from './webhook-storm.js';
  * healthy receivers' rate and latency, to set beside the plain run, and what became of the others.
  *
  * Then issue 19's rows (webhook-storm.ts): a replay of a 30-day window of 100,000 events, and a
- * storm of 100 dead endpoints and 2,000 events with evaluations and erasures in the middle.
+ * storm of 100 dead endpoints and 2,000 events with evaluations and erasures in the middle
+ * (BENCH_WEBHOOKS_STORM=0 leaves them out; BENCH_WEBHOOKS_ONLY=issue19 runs only them).
  *
  * The receiver (webhook-receiver.ts) runs in a child process, so receiving
  * never waits on the bench's event loop; it stamps each arrival with Date.now() and hands the
@@ -308,6 +309,9 @@ async function runWith({ bench, db, receiver, cpuSources }: Context, spec: RunSp
   };
 }
 
+/** BENCH_WEBHOOKS_ONLY=issue19: only the long replay and the storm (webhook-storm.ts), on a stack of their own. */
+const ISSUE_19_ONLY = process.env['BENCH_WEBHOOKS_ONLY'] === 'issue19';
+
 // The 100-webhook run and the storm put more webhooks in one organization than it may enable by default.
 process.env['WEBHOOK_ENDPOINTS_PER_ORG_MAX'] ??= '1000';
 
@@ -326,6 +330,11 @@ await runBench('bench-webhooks', async (bench) => {
     { name: 'bench', pids: () => [process.pid] },
   ];
   const context = { bench, db, receiver, cpuSources };
+  if (ISSUE_19_ONLY) {
+    const rows = [...(await longReplayReport(bench, db, receiver)), ...(await stormReport(bench, db, receiver))];
+    busy.push(...otherWorkloads());
+    return [`Command: \`BENCH_WEBHOOKS_ONLY=issue19 npm run bench:webhooks\` (issue 19's rows alone)`, `Date: ${bench.startedAt.toISOString()}`, `Machine: ${machineDescription()}`, ...rows, ...loadNote(busy)].join('\n');
+  }
   // Not measured: freshly started processes spend more CPU per request until their code is warm.
   step('Warm-up (not measured)');
   await runWith(context, { label: 'warm-up', webhooks: 1, burst: scaled(WARMUP_EVENTS) });
