@@ -30,9 +30,23 @@ export interface Stack {
   startProcess: (name: string, entry: string, extraEnv: Record<string, string>) => Promise<ChildHandle>;
 }
 
+/**
+ * Ports this process has handed out for test stacks. The OS may give the same free port to two
+ * calls in a row (each probe closes its socket at once), and two processes of one stack on one
+ * port cost a whole test run (a worker that cannot listen exits).
+ */
+const handedOut = new Set<number>();
+
 async function port(env: NodeJS.ProcessEnv, name: string, fallback: number, mode: StackOptions['mode'], what: string): Promise<number> {
   if (env[name]) return Number(env[name]);
-  if (mode === 'test') return freePort();
+  if (mode === 'test') {
+    for (;;) {
+      const free = await freePort();
+      if (handedOut.has(free)) continue;
+      handedOut.add(free);
+      return free;
+    }
+  }
   await requirePort(fallback, what, name);
   return fallback;
 }
