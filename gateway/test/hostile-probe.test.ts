@@ -430,6 +430,22 @@ describe('webhook URLs that can never be delivered to are refused (issue 18 item
     await receiver.close();
   });
 
+  it('a URL that fits 2048 characters as sent but not as the URL parser writes it is 422 on url, on create and PATCH', async () => {
+    // Loopback (the stack's dev flag allows it): nothing here depends on name resolution.
+    const hook = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    assert.equal(hook.status, 201, hook.text);
+    // 700 × "é" is 1 400 characters sent, 4 200 once percent-encoded.
+    const url = `http://127.0.0.1:9/${'é'.repeat(700)}`;
+    for (const res of [
+      await call('POST', '/api/v1/webhooks', { key: org.key, body: { url, events: ['*'] } }),
+      await call('PATCH', `/api/v1/webhooks/${hook.body.data.id}`, { key: org.key, body: { url } }),
+    ]) {
+      assertValidation(res, 'url');
+      assert.match(res.text, /once written as a URL/);
+    }
+    await call('DELETE', `/api/v1/webhooks/${hook.body.data.id}`, { key: org.key });
+  });
+
   it('surrounding spaces stay trimmed', async () => {
     const trimmed = await startTestServer(() => ({ status: 204 }));
     try {

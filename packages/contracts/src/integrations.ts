@@ -58,7 +58,12 @@ const WebhookUrlInput = wellFormed(
     .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (tab, line breaks)')
     .superRefine((raw, ctx) => {
       const why = undeliverableWebhookUrl(raw);
-      if (why) ctx.addIssue({ code: 'custom', message: why, input: raw });
+      if (why) return void ctx.addIssue({ code: 'custom', message: why, input: raw });
+      // Stored as the URL parser writes it (non-ASCII percent-encoded, hosts in punycode), which
+      // must fit the limit too: refused here, by the field's name, not later by the service.
+      if (new URL(raw.trim()).href.length > WEBHOOK_URL_MAX) {
+        ctx.addIssue({ code: 'custom', message: `is longer than ${WEBHOOK_URL_MAX} characters once written as a URL (non-ASCII characters percent-encoded)`, input: raw });
+      }
     })
     .overwrite((raw) => (undeliverableWebhookUrl(raw) ? raw : new URL(raw.trim()).href)),
 ).meta({ format: 'uri' });

@@ -103,12 +103,16 @@ export const InterviewLanguage = z
 export type InterviewLanguage = z.infer<typeof InterviewLanguage>;
 
 /** What the candidate is given beyond `duration` (PRODUCT.md §12 "Time"). */
-export const Accommodations = z
+/**
+ * As a request sends it: inline in the request body, so the document says that an unknown key is
+ * refused (the shared components are the responses', which stay open for additions).
+ */
+export const AccommodationsInput = z
   .object({
     extraTimePercent: int32(0, 100).default(0).describe('Extra time on top of `duration`, 0–100 percent: the time budget shown to the candidate is `duration` × (1 + extraTimePercent / 100)'),
   })
-  .strict()
-  .meta({ id: 'Accommodations' });
+  .strict();
+export const Accommodations = AccommodationsInput.meta({ id: 'Accommodations' });
 export type Accommodations = z.infer<typeof Accommodations>;
 
 /** Why a follow-up was not asked (PRODUCT.md §12 "Turns"). */

@@ -3,7 +3,7 @@ import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Times
 import { EmailAddress, StoredEmail } from './email.js';
 import { Metadata, MetadataPatch, StoredMetadata } from './metadata.js';
 import { visibleName } from './visible-text.js';
-import { Accommodations, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
+import { Accommodations, AccommodationsInput, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
 // used by the input that sets it and by the resource that returns it, so the OpenAPI document
@@ -219,7 +219,7 @@ export const CreateInterviewBody = z
     duration: Duration.default(30).describe('Whole minutes, 5–180'),
     expiresInDays: int32(1, 90).default(14).describe('The invite expires this many days after creation. An interview started before then can be finished until `expiresAt` plus its time budget'),
     language: InterviewLanguage.default('en'),
-    accommodations: Accommodations.optional().describe('Extra time for the candidate (e.g. an agreed accommodation); none by default'),
+    accommodations: AccommodationsInput.optional().describe('Extra time for the candidate (e.g. an agreed accommodation); none by default'),
   })
   .strict()
   .meta({ id: 'CreateInterviewBody' });
