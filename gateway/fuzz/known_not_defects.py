@@ -36,6 +36,12 @@ KNOWN = [
     # A rule that depends on stored data: a question's `id` names a question the position has
     # (PRODUCT.md §12); a new question has none.
     ("question id the position does not have", "ST202", "validation_failed", r"^questions\.\d+\.id$", "the position has no question"),
+    # A rule across the items of an array that JSON Schema cannot state (`uniqueItems` compares
+    # whole items): a rubric's competency keys are unique (PRODUCT.md §12).
+    ("duplicate competency key", "ST202", "validation_failed", r"^rubric\.competencies\.\d+\.key$", "duplicate competency key"),
+    # A PATCH that changes nothing is refused: at least one of its fields (documented on the
+    # operation; the body's fields are each optional).
+    ("PATCH /webhooks/{id} with no field", "ST202", "validation_failed", "(root)", "give at least one of"),
     # A webhook URL is stored as the URL parser writes it (non-ASCII percent-encoded), and that
     # form must fit the 2048 characters the document gives it.
     ("webhook URL too long once written as a URL", "ST202", "validation_failed", "url", "once written as a URL"),
