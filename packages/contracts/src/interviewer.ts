@@ -25,7 +25,8 @@ export const CompetencyKey = text()
 
 const Anchor = text().trim().min(1).max(500);
 
-export const Competency = z
+/** A competency as a request writes it: inline and strict in the document (see Competency). */
+export const CompetencyInput = z
   .object({
     key: CompetencyKey,
     name: text().trim().min(1).max(100),
@@ -33,12 +34,13 @@ export const Competency = z
     weight: int32(1, 10).describe('Its share of the overall score, 1–10'),
     levels: z.array(Anchor).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
   })
-  .strict()
-  .meta({ id: 'Competency' });
+  .strict();
+/** The response's component (open for additions, as every response component). */
+export const Competency = CompetencyInput.meta({ id: 'Competency' });
 export type Competency = z.infer<typeof Competency>;
 
 const Competencies = z
-  .array(Competency)
+  .array(CompetencyInput)
   .min(1)
   .max(MAX_COMPETENCIES)
   .superRefine((list, ctx) => {
@@ -54,7 +56,7 @@ const Competencies = z
 export const RubricInput = z
   .object({ competencies: Competencies })
   .strict()
-  .meta({ id: 'RubricInput', description: 'The employer\'s rubric; the server assigns its `version`' });
+  .describe('The employer\'s rubric; the server assigns its `version`');
 export type RubricInput = z.infer<typeof RubricInput>;
 
 export const Rubric = z
@@ -75,8 +77,7 @@ export const QuestionInput = z
     competencies: z.array(CompetencyKey).max(MAX_COMPETENCIES).default([]).describe('Keys of this rubric\'s competencies the question is about; empty: any'),
     maxFollowUps: MaxFollowUps.default(1).describe('Follow-up questions the interviewer may ask, 0–3'),
   })
-  .strict()
-  .meta({ id: 'QuestionInput' });
+  .strict();
 export type QuestionInput = z.input<typeof QuestionInput>;
 
 export const QuestionsInput = z.array(QuestionInput).max(MAX_QUESTIONS).describe(`0–${MAX_QUESTIONS} questions; a default set is asked when empty`);

@@ -24,6 +24,8 @@ export type ProcedureMeta = OpenApiMeta & {
    * OpenAPI document publishes it as `oneOf` (CLARIFICATIONS 2026-11-26, "cross-field rules").
    */
   exactlyOneOf?: [string, string, ...string[]];
+  /** A body that takes at most one of these fields: published as `not: {required: [...]}`. */
+  atMostOneOf?: [string, string, ...string[]];
 };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
