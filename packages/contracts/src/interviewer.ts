@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIXES, int32, prefixedId, text, Timestamp } from './common.js';
+import { ID_PREFIXES, int32, prefixedId, text, Timestamp, trimmedText } from './common.js';
 
 // The AI interviewer's resources (PRODUCT.md §12): a position's rubric and questions, an
 // interview's transcript (turns), and the evidence-backed scores of an evaluation. Limits come
@@ -23,13 +23,13 @@ export const CompetencyKey = text()
   .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be 1–40 lowercase letters, digits or _, starting with a letter')
   .describe('Stable key of the competency, unique in its rubric (`^[a-z][a-z0-9_]{0,39}$`)');
 
-const Anchor = text().trim().min(1).max(500);
+const Anchor = trimmedText(500);
 
 /** A competency as a request writes it: inline and strict in the document (see Competency). */
 export const CompetencyInput = z
   .object({
     key: CompetencyKey,
-    name: text().trim().min(1).max(100),
+    name: trimmedText(100),
     description: text().trim().max(1000).nullable().optional().describe('What the competency covers'),
     weight: int32(1, 10).describe('Its share of the overall score, 1–10'),
     levels: z.array(Anchor).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
@@ -67,7 +67,7 @@ export const Rubric = z
   .meta({ id: 'Rubric' });
 export type Rubric = z.infer<typeof Rubric>;
 
-const QuestionText = text().trim().min(1).max(1000);
+const QuestionText = trimmedText(1000);
 const MaxFollowUps = int32(0, MAX_FOLLOW_UPS);
 
 export const QuestionInput = z
