@@ -4,8 +4,8 @@ import { step } from '@hireloop/devstack/log';
 import { freePort } from '@hireloop/devstack/ports';
 import { internalTokenKeys, signInternalToken } from '@hireloop/platform';
 import {
-  failureNotes, machineDescription, measureLoadWithCpu, newOrganization, postmasterPid, runBench, verifyTarget, withChildren,
-  type CpuSource, type CpuUsage, type LoadRow, type LoadTarget,
+  benchDatabase, failureNotes, machineDescription, measureLoadWithCpu, newOrganization, postmasterPid, runBench, verifyTarget, withChildren,
+  type Bench, type CpuSource, type CpuUsage, type LoadRow, type LoadTarget,
 } from './bench-kit.js';
 
 /**
@@ -24,7 +24,8 @@ const DURATION_SECONDS = 10;
 /**
  * Before and after in one run: BENCH_BEFORE_TREE names another checkout (relative to this one,
  * e.g. `../before`, with its own `npm ci`) whose gateway is started beside this one, on the same
- * services and database; each gateway row is then measured for both, alternately, BENCH_ROUNDS
+ * services, with a database of its own on the same cluster (a gateway refuses a schema migrated
+ * by a newer tree, and its tables hold nothing these rows read); each gateway row is then measured for both, alternately, BENCH_ROUNDS
  * times (default 1), so a busy machine disturbs both alike.
  */
 const BEFORE_TREE = process.env['BENCH_BEFORE_TREE'];
@@ -76,6 +77,16 @@ function markdownReport(rows: Row[], startedAt: Date): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A fresh database on the stack's cluster, as its superuser; its URL. */
+async function ownDatabase(bench: Bench, name: string): Promise<string> {
+  const admin = await benchDatabase(bench, 'bench-me');
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(bench.env['DATABASE_URL']!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 await runBench('bench-stack', async (bench) => {
   const { stack, env, dataDir, startedAt, gatewayUrl } = bench;
   const secret = env['INTERNAL_TOKEN_KEYS']!;
@@ -86,7 +97,7 @@ await runBench('bench-stack', async (bench) => {
   const plain = await stack.startProcess('plain-me', 'gateway/bench/plain-me-server.ts', { PLAIN_ME_PORT: String(plainPort) });
   const pidOf = (name: string) => stack.children.find((c) => c.name === name)?.pid ?? 0;
   const beforePort = await freePort();
-  const before = BEFORE_TREE ? await stack.startProcess('gateway-before', join(BEFORE_TREE, 'gateway/src/index.ts'), { GATEWAY_PORT: String(beforePort) }) : null;
+  const before = BEFORE_TREE ? await stack.startProcess('gateway-before', join(BEFORE_TREE, 'gateway/src/index.ts'), { GATEWAY_PORT: String(beforePort), GATEWAY_DATABASE_URL: await ownDatabase(bench, 'bench_gateway_before') }) : null;
   const postmaster = postmasterPid(dataDir);
   const cpuSources: CpuSource[] = [
     { name: 'gateway', pids: () => [pidOf('gateway')] },
