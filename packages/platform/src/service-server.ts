@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AnyTRPCRouter } from '@trpc/server';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from './logger.js';
 import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
+import { createTrpcCallHandler } from './trpc-call-handler.js';
 import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import { currentRequestId, newRequestId, isWellFormedRequestId, withRequestId } from './request-id.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER } from './audit.js';
@@ -19,16 +19,17 @@ export interface ServiceServerOptions {
 }
 
 /**
- * The HTTP face of a service: its tRPC router under /trpc, plus /healthz and /readyz.
+ * The HTTP face of a service: its tRPC router under /trpc (trpc-call-handler.ts), plus /healthz
+ * and /readyz.
  * Every tRPC call's context carries the verified internal caller (or null, which every
  * approved procedure builder refuses).
  */
 export function createServiceServer(options: ServiceServerOptions): Server {
   const verifier = new InternalTokenVerifier(options.internalTokenKeys);
-  const trpc = createHTTPHandler({
+  const trpc = createTrpcCallHandler({
     router: options.router,
     basePath: '/trpc/',
-    createContext: async ({ req }): Promise<ServiceContext> => {
+    createContext: async (req): Promise<ServiceContext> => {
       const header = req.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
       const scope = req.headers[IDEMPOTENCY_SCOPE_HEADER];
