@@ -1,6 +1,4 @@
-import {
-  createTRPCClientProxy, createTRPCUntypedClient, httpLink, TRPCClientError, type HTTPLinkOptions, type Operation, type TRPCClient, type TRPCRequestOptions, type TRPCUntypedClient,
-} from '@trpc/client';
+import { createTRPCClientProxy, TRPCClientError, type TRPCClient, type TRPCRequestOptions, type TRPCUntypedClient } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { appErrorDataOf } from '@hireloop/contracts';
 import { AppError } from './errors.js';
@@ -27,37 +25,61 @@ export interface CallContext {
 }
 
 
-/** Where an operation's CallContext rides in tRPC's per-operation context. */
-const CALL = 'hireloopCall';
-
 /**
- * A typed client of another service's router: one tRPC client per service and process (STYLE.md),
- * its link built once. `client(call)` is a view of it for one caller, not another client: each
- * call through the view passes the CallContext in the operation's context, and the link turns it
- * into the internal token and the X-Request-Id, audit and idempotency headers of that one call.
+ * A typed client of another service's router: one per service and process (STYLE.md), its base
+ * URL read once. `client(call)` is a view of it for one caller, not another client: each call
+ * through the view carries that CallContext, which becomes the internal token and the
+ * X-Request-Id, audit and idempotency headers of that one call.
+ *
+ * The calls speak tRPC's HTTP wire format without tRPC's link machinery (an observable chain, two
+ * AbortControllers and an abort with its DOMException per call; about a seventh of the gateway's
+ * CPU per invite page in the interview bench's profile, docs/benchmarks.md): a query is
+ * `GET <url>/<path>?input=<JSON>`, a mutation a POST of the JSON input, as `httpLink` sends them
+ * and trpc-call-handler.ts answers them. The typed proxy is still tRPC's, and a failure is the
+ * TRPCClientError `httpLink` would give: the service's error shape as `data` (so
+ * appErrorFromClientError reads it), or, when the service is down or answers something that is
+ * not tRPC, an error without data (service_unavailable).
  */
 export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: string, tokens: InternalTokenCache) {
-  const client = createTRPCUntypedClient<TRouter>({
-    links: [
-      httpLink<TRouter>({
-        url: `${baseUrl.replace(/\/$/, '')}/trpc`,
-        fetch: serviceFetch,
-        headers: ({ op }: { op: Operation }) => callHeaders(tokens, op.context[CALL] as CallContext),
-        // Our routers use no transformer; the generic cannot see that through AnyTRPCRouter.
-      } as unknown as HTTPLinkOptions<TRouter['_def']['_config']['$types']>),
-    ],
-  });
+  const url = `${baseUrl.replace(/\/$/, '')}/trpc/`;
+  const send = async (type: 'query' | 'mutation', path: string, input: unknown, call: CallContext): Promise<unknown> => {
+    const headers = await callHeaders(tokens, call);
+    let answer: unknown;
+    try {
+      const response =
+        type === 'query'
+          ? await serviceFetch(`${url}${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { method: 'GET', headers })
+          : await serviceFetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: input === undefined ? undefined : JSON.stringify(input) });
+      answer = await response.json();
+    } catch (cause) {
+      throw TRPCClientError.from(cause instanceof Error ? cause : new Error('the service call failed'));
+    }
+    const result = resultOf(answer);
+    if (result.ok) return result.data;
+    throw TRPCClientError.from(result.failure);
+  };
   return (call: CallContext): TRPCClient<TRouter> => {
-    const withCall = (opts?: TRPCRequestOptions): TRPCRequestOptions => ({ ...opts, context: { ...opts?.context, [CALL]: call } });
     const view = {
-      query: (path: string, input?: unknown, opts?: TRPCRequestOptions) => client.query(path, input, withCall(opts)),
-      mutation: (path: string, input?: unknown, opts?: TRPCRequestOptions) => client.mutation(path, input, withCall(opts)),
+      query: (path: string, input?: unknown, _opts?: TRPCRequestOptions) => send('query', path, input, call),
+      mutation: (path: string, input?: unknown, _opts?: TRPCRequestOptions) => send('mutation', path, input, call),
       subscription: () => {
         throw new Error('service clients make no subscriptions');
       },
     };
     return createTRPCClientProxy<TRouter>(view as unknown as TRPCUntypedClient<TRouter>);
   };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** tRPC's answer to one call: its data, or the `{error}` envelope TRPCClientError.from reads; anything else is a badly formatted answer. */
+function resultOf(answer: unknown): { ok: true; data: unknown } | { ok: false; failure: object } {
+  if (isObject(answer) && 'error' in answer) {
+    if (isObject(answer['error']) && typeof answer['error']['code'] === 'number' && typeof answer['error']['message'] === 'string') return { ok: false, failure: answer };
+  } else if (isObject(answer) && isObject(answer['result'])) {
+    return { ok: true, data: answer['result']['data'] };
+  }
+  return { ok: false, failure: new Error('Badly formatted response from server') };
 }
 
 async function callHeaders(tokens: InternalTokenCache, call: CallContext): Promise<Record<string, string>> {
