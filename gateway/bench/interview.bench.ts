@@ -159,7 +159,7 @@ await runBench('bench-interview', async (bench) => {
   const names = stackCpuSources(bench).map((s) => s.name);
   const platform = names.filter((n) => n !== 'bench');
   const lines = [
-    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, without think time${THINK_MS ? ` (${THINK_MS} ms)` : ''}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
+    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, ${THINK_MS ? `after ${THINK_MS} ms of think time` : 'without think time'}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
     `Date: ${bench.startedAt.toISOString()}`,
     `Machine: ${machineDescription()}; load average (1, 5, 15 min) at the start ${load[0]}, at the end ${load[1]}`,
     '',
