@@ -24,7 +24,11 @@ import {
 const RUNS = (process.env['BENCH_INTERVIEW_CANDIDATES'] ?? '50,200').split(',').map(Number);
 const QUESTIONS = 5;
 const AI_LATENCY_MS = 300;
-/** Pause of a candidate between reading a turn and sending the answer (BENCH_THINK_MS; 0: none). */
+/**
+ * Mean pause of a candidate between reading a turn and sending the answer (BENCH_THINK_MS; 0:
+ * none). Each pause is drawn from 0.5–1.5 × the mean, so that candidates who started together do
+ * not keep answering in lockstep (bursts of every candidate at once, which no real group makes).
+ */
 const THINK_MS = Number(process.env['BENCH_THINK_MS'] ?? '0');
 const WARMUP_CANDIDATES = 10;
 const EVALUATION_TIMEOUT_MS = 300_000;
@@ -80,7 +84,7 @@ async function takeInterview(base: string, candidate: Candidate): Promise<void> 
     for (const isFirst of [true, false]) {
       const turn = turnIdOf(html);
       if (!turn) throw new Error(`no turn to answer (question ${question + 1})`);
-      if (THINK_MS) await new Promise((r) => setTimeout(r, THINK_MS));
+      if (THINK_MS) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
       const sent = performance.now();
       const posted = await http(`${page}/answer`, { method: 'POST', headers: form, body: new URLSearchParams({ turn, answer: ANSWER }).toString() });
       if (posted.status !== 303) throw new Error(`answer answered ${posted.status}`);
@@ -159,7 +163,7 @@ await runBench('bench-interview', async (bench) => {
   const names = stackCpuSources(bench).map((s) => s.name);
   const platform = names.filter((n) => n !== 'bench');
   const lines = [
-    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, ${THINK_MS ? `after ${THINK_MS} ms of think time` : 'without think time'}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
+    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, ${THINK_MS ? `after ${THINK_MS} ms of think time on average (0.5–1.5×)` : 'without think time'}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
     `Date: ${bench.startedAt.toISOString()}`,
     `Machine: ${machineDescription()}; load average (1, 5, 15 min) at the start ${load[0]}, at the end ${load[1]}`,
     '',
