@@ -9,7 +9,8 @@ import {
 /**
  * `npm run bench:interview` (issue 22): candidates take the AI interview concurrently, as a
  * browser without JavaScript would (each turn: POST the answer form, follow the 303, GET the
- * page with the next turn). 5 scripted questions, each with one follow-up, so 10 answers per
+ * page with the next turn), or, with BENCH_INTERVIEW_CLIENT=script, as the page's script does
+ * (each turn: POST the answer with `Prefer: return=representation`, whose answer is the page). 5 scripted questions, each with one follow-up, so 10 answers per
  * candidate; every first answer to a question waits for the follow-up from the OpenAI-compatible
  * test server, which answers after a fixed 300 ms (AI_LATENCY_MS), through the real openai SDK in
  * recruiting. The worker's evaluations go to the same server.
@@ -31,6 +32,8 @@ const AI_LATENCY_MS = 300;
  */
 const THINK_MS = Number(process.env['BENCH_THINK_MS'] ?? '0');
 const WARMUP_CANDIDATES = 10;
+/** `form` (JavaScript off: POST, 303, GET) or `script` (the page's script: the POST answers with the page). */
+const CLIENT = process.env['BENCH_INTERVIEW_CLIENT'] === 'script' ? 'script' : 'form';
 const EVALUATION_TIMEOUT_MS = 300_000;
 const ANSWER = 'In my last team I owned the release pipeline, cut its time from an hour to ten minutes, and measured fewer failed deploys afterwards.';
 const FOLLOW_UP = 'Could you give a concrete example of what you did yourself?';
@@ -86,9 +89,16 @@ async function takeInterview(base: string, candidate: Candidate): Promise<void> 
       if (!turn) throw new Error(`no turn to answer (question ${question + 1})`);
       if (THINK_MS) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
       const sent = performance.now();
-      const posted = await http(`${page}/answer`, { method: 'POST', headers: form, body: new URLSearchParams({ turn, answer: ANSWER }).toString() });
-      if (posted.status !== 303) throw new Error(`answer answered ${posted.status}`);
-      html = (await http(page)).text;
+      const body = new URLSearchParams({ turn, answer: ANSWER }).toString();
+      if (CLIENT === 'script') {
+        const posted = await http(`${page}/answer`, { method: 'POST', headers: { ...form, prefer: 'return=representation' }, body });
+        if (posted.status !== 200) throw new Error(`answer answered ${posted.status}`);
+        html = posted.text;
+      } else {
+        const posted = await http(`${page}/answer`, { method: 'POST', headers: form, body });
+        if (posted.status !== 303) throw new Error(`answer answered ${posted.status}`);
+        html = (await http(page)).text;
+      }
       candidate.turns.push({ ms: performance.now() - sent, ai: isFirst });
       candidate.lastAnswerAt = Date.now();
     }
@@ -163,7 +173,7 @@ await runBench('bench-interview', async (bench) => {
   const names = stackCpuSources(bench).map((s) => s.name);
   const platform = names.filter((n) => n !== 'bench');
   const lines = [
-    `Command: \`npm run bench:interview\`${THINK_MS ? ` (BENCH_THINK_MS=${THINK_MS})` : ''}: each candidate, ${THINK_MS ? `after ${THINK_MS} ms of think time on average (0.5–1.5×)` : 'without think time'}, posts an answer, follows the 303 and reads the next turn; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
+    `Command: \`npm run bench:interview\`${[THINK_MS ? `BENCH_THINK_MS=${THINK_MS}` : '', CLIENT === 'script' ? 'BENCH_INTERVIEW_CLIENT=script' : ''].filter(Boolean).map((v) => ` (${v})`).join('')}: each candidate, ${THINK_MS ? `after ${THINK_MS} ms of think time on average (0.5–1.5×)` : 'without think time'}, posts an answer, ${CLIENT === 'script' ? 'with `Prefer: return=representation`, and reads the next turn in its answer (the page\'s script)' : 'follows the 303 and reads the next turn (JavaScript off)'}; ${QUESTIONS} questions, one follow-up each; the AI test server answers after ${AI_LATENCY_MS} ms.`,
     `Date: ${bench.startedAt.toISOString()}`,
     `Machine: ${machineDescription()}; load average (1, 5, 15 min) at the start ${load[0]}, at the end ${load[1]}`,
     '',

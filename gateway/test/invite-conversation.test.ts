@@ -1,7 +1,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, eventually, newOrganizationWithKey, testEnv, testRecruiting } from '@hireloop/devstack/testing';
-import { answerTurn, newPosition, openInvite, postForm, schedule, startInvite, submitInvite, tokenOf, type PageTurn } from './interview-helpers.js';
+import { answerTurn, newPosition, openInvite, postForm, schedule, startInvite, submitInvite, tokenOf, turnOf, type PageTurn } from './interview-helpers.js';
 import { stackConnections } from './stack-connections.js';
 
 // The invite page as a conversation (PRODUCT.md §12), with JavaScript off: plain form posts, each
@@ -91,6 +91,37 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal((await answerTurn(token, last.id, FULL)).status, 303);
     assert.equal((await transcript(interview.id)).filter((t) => t.kind === 'answer').length, 2);
     assert.equal((await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data.status, 'completed');
+  });
+
+  it('asked for with Prefer: return=representation (the page\'s script), the answer is the next page itself, not a redirect', async () => {
+    const { interview, token } = await started();
+    const first = await currentTurn(token);
+    const inPlace = (turnId: string, answer: string, prefer = 'return=representation') =>
+      fetch(`${testEnv().gatewayUrl}/i/${token}/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', prefer },
+        body: new URLSearchParams([['turn', turnId], ['answer', answer]]).toString(),
+        redirect: 'manual',
+      });
+    const res = await inPlace(first.id, 'Yes.');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('preference-applied'), 'return=representation');
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    const followUp = turnOf(await res.text());
+    assert.equal(followUp?.kind, 'follow_up', 'the page shows the follow-up the answer got');
+    assert.deepEqual(followUp, await currentTurn(token), 'the same page as the redirect would show');
+    // Sent again: stored once, and the same page; among other preferences, and in any case.
+    const again = await inPlace(first.id, 'Yes.', 'respond-async, RETURN = representation; x=1');
+    assert.equal(again.status, 200);
+    assert.equal(turnOf(await again.text())?.id, followUp?.id);
+    // A stale turn is still the 409 page with the text kept; other preferences get the 303.
+    const stale = await inPlace(first.id, 'Other words from an old tab.');
+    assert.equal(stale.status, 409);
+    assert.match(await stale.text(), /Other words from an old tab\./);
+    const minimal = await inPlace(followUp!.id, FULL, 'return=minimal');
+    assert.equal(minimal.status, 303);
+    assert.equal(minimal.headers.get('preference-applied'), null);
+    assert.deepEqual((await transcript(interview.id)).filter((t) => t.kind === 'answer').map((t) => t.text), ['Yes.', FULL]);
   });
 
   it('a stale page gets the current turn back with the typed text kept, and nothing is stored', async () => {

@@ -38,8 +38,12 @@ describe('the invite page in a real browser', { skip }, () => {
     const page = await context.newPage();
     const external: string[] = [];
     const errors: string[] = [];
+    // Once the conversation runs: every request the page makes (one per turn is the point).
+    let walking = false;
+    const turnRequests: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(new URL(interview.inviteUrl).origin)) external.push(r.url());
+      else if (walking) turnRequests.push(`${r.method()} ${new URL(r.url()).pathname.replace(/\/i\/[^/]+/, '/i/…')}`);
     });
     page.on('pageerror', (err) => errors.push(err.message));
     page.on('console', (msg) => {
@@ -58,6 +62,7 @@ describe('the invite page in a real browser', { skip }, () => {
 
     // From here on no page load: the script posts the form and swaps in the next turn.
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    walking = true;
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { seen: string[] }).seen = seen;
@@ -94,6 +99,8 @@ describe('the invite page in a real browser', { skip }, () => {
     await page.waitForSelector('#done');
     assert.match((await page.textContent('h2')) ?? '', /Thank you/);
     assert.equal(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), true, 'no reload to the end');
+    // The next page comes in the answer (Prefer: return=representation), not from a redirect.
+    assert.deepEqual(turnRequests, Array(2 + FULL.length - 1).fill('POST /i/…/answer'), 'one request per turn');
     assert.equal(external.length, 0, `the page loaded nothing from elsewhere: ${external.join(', ')}`);
     assert.deepEqual(errors, [], 'no script error and nothing refused by the CSP');
     await context.close();

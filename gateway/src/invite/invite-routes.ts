@@ -106,7 +106,10 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
   });
 
   // One answer to the turn the form showed (its `turn` field is the key: sent twice, stored
-  // once). Bad input and stale pages get the page again with the text kept in the form.
+  // once). Bad input and stale pages get the page again with the text kept in the form. The
+  // page's script asks for the next page in the answer (`Prefer: return=representation`, RFC
+  // 7240): one request and one call to recruiting per turn instead of the redirect's two; the
+  // plain form gets the 303.
   router.post('/:token/answer', async (req, res) => {
     const token = req.params['token']!;
     const turnId = field(req, 'turn') ?? '';
@@ -116,9 +119,14 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     if (trimmed.length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
     if (trimmed.length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(trimmed.length, MAX_ANSWER_CHARS), ...kept }));
     try {
-      const result = await recruitingFor(req).invites.answer.mutate({ token, turnId, answer, signals: signalsOf(field(req, 'signals')) });
-      if (result.outcome !== 'stale' || !result.view) return res.redirect(303, pageUrl(token));
-      res.status(409).type('html').send(await render(req, result.view, token, { message: textsFor(result.view.language).staleTurn, ...kept }));
+      const inPlace = prefersRepresentation(req);
+      const result = await recruitingFor(req).invites.answer.mutate({ token, turnId, answer, signals: signalsOf(field(req, 'signals')), withView: inPlace });
+      if (result.outcome === 'stale' && result.view) {
+        return res.status(409).type('html').send(await render(req, result.view, token, { message: textsFor(result.view.language).staleTurn, ...kept }));
+      }
+      if (!inPlace || !result.view) return res.redirect(303, pageUrl(token));
+      res.setHeader('Preference-Applied', 'return=representation');
+      res.type('html').send(await render(req, result.view, token));
     } catch (err) {
       const code = appErrorFromClientError(err)?.code;
       // Not answerable now (not started, no consent, ended meanwhile): the page says why.
@@ -162,6 +170,14 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     res.status(app.status).type('html').send(formUnreadablePage());
   });
   return router;
+}
+
+/** Whether the request asks for the resulting page in the answer: `Prefer: return=representation` (RFC 7240), among other preferences or not. */
+function prefersRepresentation(req: Request): boolean {
+  const header = req.headers['prefer'];
+  if (!header) return false;
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',').some((preference) => preference.split(';')[0]!.trim().toLowerCase().replace(/\s*=\s*/, '=') === 'return=representation');
 }
 
 /**

@@ -1,8 +1,8 @@
 // The invite page's script: progressive enhancement only (PRODUCT.md §12). Every step works
 // without it, as plain forms; with it
 // - the next turn arrives without a page reload (the form is posted with fetch, and the page the
-//   server answers with replaces <main>; the server renders every state, this file renders none),
-//   with an indicator while the interviewer prepares a follow-up, and focus on the new turn;
+//   server answers with, in the answer itself, replaces <main>; the server renders every state,
+//   this file renders none), with an indicator while the interviewer prepares a follow-up, and focus on the new turn;
 // - the time left is kept current, and announced politely at a few points, never every second;
 // - the integrity signals are recorded per answer when the page allows it (data-signals="on",
 //   set by the server only for a consent to a notice that mentions them): paste sizes, focus
@@ -154,7 +154,9 @@
     button?.setAttribute('aria-disabled', 'true');
     say(data.textPreparing);
     const body = new URLSearchParams(new FormData(form));
-    fetch(form.action, { method: 'POST', body, credentials: 'same-origin', redirect: 'follow' })
+    // The next page comes in the answer itself (one request per turn); without that preference
+    // the server redirects to it, as it does for the plain form, and the redirect is followed.
+    fetch(form.action, { method: 'POST', body, credentials: 'same-origin', redirect: 'follow', headers: { Prefer: 'return=representation' } })
       .then(async (response) => {
         const type = response.headers.get('content-type') || '';
         // Our own pages (the next turn, or this one with a message) come back as HTML; a failure

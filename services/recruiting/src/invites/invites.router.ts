@@ -34,14 +34,16 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, int
     /**
      * The answer to the current turn, keyed by that turn: sent twice, it is stored once
      * (`duplicate`); for a turn that is not the current one nothing is stored (`stale`), and the
-     * view (only then) shows the current turn. With the answer stored, the next turn is ready.
+     * view shows the current turn. With the answer stored, the next turn is ready. The view
+     * comes back for a stale turn, and for every outcome when `withView` asks for it (the page
+     * answered in place of a redirect: one call for the turn, not a second for the page).
      */
     answer: systemProcedure
-      .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional() }))
+      .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional(), withView: z.boolean().optional() }))
       .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView.nullable() }))
       .mutation(async ({ input }) => {
         const outcome = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
-        return { outcome, view: outcome === 'stale' ? await view(input.token) : null };
+        return { outcome, view: outcome === 'stale' || input.withView ? await view(input.token) : null };
       }),
     /** Every scripted question answered at once, without follow-ups (tools and tests; see submitInterview). */
     submit: systemProcedure
