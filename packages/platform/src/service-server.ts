@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AnyTRPCRouter } from '@trpc/server';
+import type { AnyTRPCRouter, TRPCError } from '@trpc/server';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from './logger.js';
 import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
@@ -26,20 +27,19 @@ export interface ServiceServerOptions {
  */
 export function createServiceServer(options: ServiceServerOptions): Server {
   const verifier = new InternalTokenVerifier(options.internalTokenKeys);
-  const trpc = createTrpcCallHandler({
-    router: options.router,
-    basePath: '/trpc/',
-    createContext: async (req): Promise<ServiceContext> => {
-      const header = req.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-      const scope = req.headers[IDEMPOTENCY_SCOPE_HEADER];
-      const idempotencyScope = typeof scope === 'string' && /^[0-9a-f]{64}$/.test(scope) ? scope : null;
-      return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) }, idempotencyScope };
-    },
-    onError: ({ error, path }) => {
-      if (!appErrorOf(error)) options.logger.error({ err: error, path, requestId: currentRequestId() }, 'procedure failed');
-    },
-  });
+  const createContext = async (req: IncomingMessage): Promise<ServiceContext> => {
+    const header = req.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    const scope = req.headers[IDEMPOTENCY_SCOPE_HEADER];
+    const idempotencyScope = typeof scope === 'string' && /^[0-9a-f]{64}$/.test(scope) ? scope : null;
+    return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) }, idempotencyScope };
+  };
+  const onError = ({ error, path }: { error: TRPCError; path: string | undefined }) => {
+    if (!appErrorOf(error)) options.logger.error({ err: error, path, requestId: currentRequestId() }, 'procedure failed');
+  };
+  // Batches (the console's, through the gateway's session proxy) keep tRPC's own adapter.
+  const batches = createHTTPHandler({ router: options.router, basePath: '/trpc/', createContext: ({ req }) => createContext(req), onError });
+  const trpc = createTrpcCallHandler({ router: options.router, basePath: '/trpc/', createContext, onError, fallback: batches });
 
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';

@@ -10,7 +10,7 @@ import { createTrpcCallHandler } from './trpc-call-handler.js';
 
 /**
  * The services answer tRPC calls with their own handler (trpc-call-handler.ts), in place of
- * tRPC's standalone adapter. Every caller must see the same thing: each request below goes to
+ * tRPC's standalone adapter (which still answers batches). Every caller must see the same thing: each request below goes to
  * both, over HTTP, and gets the same status, the same JSON and the same content type, for
  * results and for every kind of error (unknown procedure, wrong method, invalid or malformed
  * input, an AppError, a crash, a context that fails).
@@ -37,8 +37,10 @@ describe('tRPC calls without the standalone adapter', () => {
     if (headers['x-fail-context']) throw toTRPCError(new AppError('unauthenticated', 'No.'));
     return { caller: typeof headers['x-caller'] === 'string' ? headers['x-caller'] : null };
   };
-  const ours = createTrpcCallHandler({ router: appRouter, basePath: '/trpc/', createContext: (req) => createContext(req.headers) });
   const theirs = createHTTPHandler({ router: appRouter, basePath: '/trpc/', createContext: ({ req }) => createContext(req.headers) });
+  // Batches go to tRPC's adapter; a separate instance, so that the test sees the routing work.
+  const fallback = createHTTPHandler({ router: appRouter, basePath: '/trpc/', createContext: ({ req }) => createContext(req.headers) });
+  const ours = createTrpcCallHandler({ router: appRouter, basePath: '/trpc/', createContext: (req) => createContext(req.headers), fallback });
   const servers: Server[] = [];
   const urls: string[] = [];
   before(async () => {
@@ -68,6 +70,9 @@ describe('tRPC calls without the standalone adapter', () => {
     ['an AppError', `gone${input({ id: 'x' })}`],
     ['a crash', 'crash', json(null)],
     ['a context that fails', 'nothing', { headers: { 'x-fail-context': '1' } }],
+    // The console's httpBatchLink, through the gateway's session proxy: tRPC's own adapter answers.
+    ['a batch of queries', `lookup,nothing,gone?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { id: 'a' }, 2: { id: 'b' } }))}`],
+    ['a batch of mutations', 'echo,bare?batch=1', json({ 0: { text: 'hi' } })],
   ];
 
   for (const [name, path, init] of cases) {

@@ -15,7 +15,9 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
  * about a sixth of the service's CPU per call (docs/benchmarks.md). The procedure itself, its
  * input and output validation, the error formatter and the status of each error code are tRPC's
  * own (`callProcedure`'s steps, `getErrorShape`, `getHTTPStatusCodeFromError`): only the
- * transport is ours. Batches, subscriptions and other content types are refused, never guessed.
+ * transport is ours. A batch (`?batch=1`, the console's `httpBatchLink` through the gateway's
+ * session proxy) or a streamed call (`trpc-accept`) goes to `fallback`, tRPC's own adapter;
+ * subscriptions and other content types are refused, never guessed.
  */
 export interface TrpcCallHandlerOptions<TContext> {
   router: AnyTRPCRouter;
@@ -23,6 +25,8 @@ export interface TrpcCallHandlerOptions<TContext> {
   basePath: string;
   createContext: (req: IncomingMessage) => Promise<TContext>;
   onError?: (opts: { error: TRPCError; path: string | undefined }) => void;
+  /** What answers the calls this handler does not: batches and streamed calls. */
+  fallback: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
 type CallType = 'query' | 'mutation';
@@ -36,6 +40,7 @@ export function createTrpcCallHandler<TContext>(options: TrpcCallHandlerOptions<
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
+    if ((query >= 0 && new URLSearchParams(url.slice(query + 1)).has('batch')) || req.headers['trpc-accept'] !== undefined) return options.fallback(req, res);
     const path = safeDecode(url.slice(basePath.length, query < 0 ? undefined : query));
     const type = TYPE_OF_METHOD[req.method ?? ''];
     let ctx: TContext | undefined;
