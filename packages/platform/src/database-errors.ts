@@ -1,4 +1,5 @@
 import { AppError } from './errors.js';
+import { isStalePreparedStatement } from './prepared-statements.js';
 
 /**
  * SQLSTATEs that say "try again", not "you sent something wrong" nor "our code is broken": the
@@ -18,6 +19,8 @@ function sqlState(error: unknown): string | undefined {
 export function isTransientDatabaseError(error: unknown): boolean {
   const code = sqlState(error);
   if (code && (TRANSIENT.test(code) || TRANSIENT_NODE.has(code))) return true;
+  // A prepared statement a migration made stale: its connection is dropped, so a retry prepares it anew.
+  if (isStalePreparedStatement(error)) return true;
   // node-postgres: the pool's "timeout exceeded when trying to connect", "Connection terminated …",
   // "Query read timeout", the client's own statement deadline (a paused server never answers), and
   // "… not queryable", a connection closed after that deadline.

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { parseTimestamptz } from './microseconds.js';
+import { isStalePreparedStatement, preparingQuery } from './prepared-statements.js';
 
 // Return timestamptz as Date (default, its microseconds kept for isoMicros) but bigint/numeric as
 // numbers where they fit.
@@ -16,7 +17,12 @@ export interface DbOptions {
   settings?: Record<string, string>;
   /** Bounded waits (CLARIFICATIONS "Postgres paused"); both 5 s when not given. */
   timeouts?: DatabaseTimeouts;
+  /** Statements with parameters prepared once per connection (prepared-statements.ts); on unless false. */
+  preparedStatements?: boolean;
 }
+
+/** A connection is replaced after this long, which also drops the statements it prepared. */
+const CONNECTION_LIFETIME_SECONDS = 15 * 60;
 
 /** How long a caller waits on Postgres before the request fails (503) instead of hanging. */
 export interface DatabaseTimeouts {
@@ -47,6 +53,7 @@ export function createPool(options: DbOptions): pg.Pool {
     application_name: options.applicationName,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
+    maxLifetimeSeconds: CONNECTION_LIFETIME_SECONDS,
     connectionTimeoutMillis: timeouts.connectMs,
     ...(timeouts.statementMs !== null ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + CLIENT_GRACE_MS } : {}),
     ...(options.settings ? { options: Object.entries(options.settings).map(([k, v]) => `-c ${k}=${v}`).join(' ') } : {}),
@@ -61,12 +68,13 @@ export function createPool(options: DbOptions): pg.Pool {
     // 'error' with no listener of the pool's on it, which would crash the process; the statement
     // running on it fails on its own, and the pool drops the client when it is released.
     client.on('error', () => undefined);
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const bound = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const query = options.preparedStatements === false ? bound : preparingQuery(bound);
     (client as { query: unknown }).query = (...args: unknown[]) => {
       const result = query(...args);
       if (result instanceof Promise) {
         result.catch((err: unknown) => {
-          if (err instanceof Error && err.message === QUERY_READ_TIMEOUT) void client.end().catch(() => undefined);
+          if ((err instanceof Error && err.message === QUERY_READ_TIMEOUT) || isStalePreparedStatement(err)) void client.end().catch(() => undefined);
         });
       }
       return result;

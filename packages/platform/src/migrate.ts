@@ -28,7 +28,7 @@ export async function migrateSchema<DB>(db: Kysely<DB>, schema: string, migratio
  * for another instance's migration lock, or build an index on a large table.
  */
 export async function migrateDatabase(url: string, schema: string, migrations: Record<string, Migration>, timeouts: Pick<DatabaseTimeouts, 'connectMs'>): Promise<string[]> {
-  const db = createDb<unknown>(createPool({ url, applicationName: `${schema}-migrate`, max: 1, timeouts: { connectMs: timeouts.connectMs, statementMs: null } }));
+  const db = createDb<unknown>(createPool({ url, applicationName: `${schema}-migrate`, max: 1, preparedStatements: false, timeouts: { connectMs: timeouts.connectMs, statementMs: null } }));
   try {
     return await migrateSchema(db, schema, migrations);
   } finally {
