@@ -66,16 +66,25 @@ async function begunConversation<Row extends InterviewRow>(db: Db, row: Row): Pr
 
 /**
  * After an answer that gets no follow-up (none needed, none left, or skipped for `skipped`):
- * the next scripted question, or the end of the interview after the last one.
+ * the next scripted question, or the end of the interview after the last one. Returns the
+ * question asked now; null when the interview ended.
  */
-async function moveOn(trx: Db, tokens: InviteTokens, interviewer: Interviewer, row: InterviewRow, answer: ConversationTurn, after: AfterAnswer, skipped: FollowUpSkipped | null): Promise<void> {
+async function moveOn(trx: Db, tokens: InviteTokens, interviewer: Interviewer, row: InterviewRow, answer: ConversationTurn, after: AfterAnswer, skipped: FollowUpSkipped | null): Promise<ConversationTurn | null> {
   const now = new Date();
   if (skipped) await trx.updateTable('recruiting.interview_turns').set({ follow_up_skipped: skipped }).where('id', '=', answer.id).execute();
   if (after.next) {
-    await appendTurns(trx, row, [{ seq: answer.seq + 1, role: 'interviewer', kind: 'question', questionId: after.next.question.id, text: after.next.question.text, at: now }]);
-  } else {
-    await completeInterview(trx, tokens, row, interviewer.taskQueue, now);
+    const [asked] = await appendTurns(trx, row, [{ seq: answer.seq + 1, role: 'interviewer', kind: 'question', questionId: after.next.question.id, text: after.next.question.text, at: now }]);
+    return asked ? toConversationTurn(asked) : null;
   }
+  await completeInterview(trx, tokens, row, interviewer.taskQueue, now);
+  return null;
+}
+
+/** The conversation once `turn` is asked after `turns`, as the request that asked it knows it. */
+function askedNext<Row extends InterviewRow>(row: Row, plan: Question[], turns: ConversationTurn[], turn: ConversationTurn | null): Conversation<Row> | undefined {
+  if (!turn) return undefined;
+  const all = [...turns, turn];
+  return { row, plan, turns: all, state: conversationState(plan, all) };
 }
 
 /**
@@ -115,7 +124,8 @@ export function followUpRequest(row: Pick<InterviewRow, 'language'>, question: Q
 
 /** An answer waiting for its follow-up decision, as tx 1 of `answerTurn` leaves it. */
 interface Pending {
-  row: InterviewRow;
+  row: InviteRow;
+  plan: Question[];
   answer: ConversationTurn;
   question: Question;
   turns: ConversationTurn[];
@@ -129,6 +139,17 @@ export type AnswerOutcome =
   | 'duplicate'
   /** The turn answered is not the current one (a stale page): nothing stored, the current turn comes back. */
   | 'stale';
+
+export interface AnswerResult {
+  outcome: AnswerOutcome;
+  /**
+   * The conversation as this answer left it, when the request knows it from its own writes: the
+   * turn it asked next was stored under the interview's lock, or by the one statement that
+   * checked the interview was still in progress. Absent otherwise (the interview ended, another
+   * request moved the conversation on, nothing was stored): read it then.
+   */
+  conversation?: Conversation<InviteRow>;
+}
 
 export interface AnswerInput {
   /** The interviewer turn being answered: the submission's key, so that a turn is stored once. */
@@ -154,8 +175,8 @@ function answeredBefore(turns: ConversationTurn[], input: AnswerInput): 'duplica
  * within its deadline, and the next turn is stored before this returns, so the page that follows
  * shows it.
  */
-export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<AnswerOutcome> {
-  const first = await db.transaction().execute(async (trx): Promise<{ outcome: AnswerOutcome; pending?: Pending }> => {
+export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<AnswerResult> {
+  const first = await db.transaction().execute(async (trx): Promise<AnswerResult & { pending?: Pending }> => {
     const row = await findByInviteToken(trx, token, true);
     // The last answer sent twice (a double click, a retry) finds the interview completed by the first.
     if (effectiveStatus(row) === 'completed' && answeredBefore((await conversationOf(trx, row)).turns, input) === 'duplicate') return { outcome: 'duplicate' };
@@ -171,22 +192,26 @@ export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens,
     const all = [...turns, answer];
     const after = afterAnswer(plan, all, answer);
     const question = plan.find((q) => q.id === answer.questionId);
-    if (after.followUpsLeft && question && !budgetSpent(row)) return { outcome: 'accepted', pending: { row, answer, question, turns: all, after } };
-    await moveOn(trx, tokens, interviewer, row, answer, after, after.followUpsLeft ? 'budget' : null);
-    return { outcome: 'accepted' };
+    if (after.followUpsLeft && question && !budgetSpent(row)) return { outcome: 'accepted', pending: { row, plan, answer, question, turns: all, after } };
+    const asked = await moveOn(trx, tokens, interviewer, row, answer, after, after.followUpsLeft ? 'budget' : null);
+    return { outcome: 'accepted', conversation: askedNext(row, plan, all, asked) };
   });
-  if (first.pending) await decideAndAppend(db, tokens, interviewer, first.pending);
-  else if (first.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
-  return first.outcome;
+  if (first.pending) return { outcome: first.outcome, conversation: await decideAndAppend(db, tokens, interviewer, first.pending) };
+  if (first.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
+  return { outcome: first.outcome, ...(first.conversation ? { conversation: first.conversation } : {}) };
 }
 
-/** Asks the writer for a follow-up (no transaction open meanwhile), then appends what comes next. */
-async function decideAndAppend(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, pending: Pending): Promise<void> {
-  const { row, answer, question, turns, after } = pending;
+/**
+ * Asks the writer for a follow-up (no transaction open meanwhile), then appends what comes next;
+ * the conversation with the follow-up when this request stored it.
+ */
+async function decideAndAppend(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, pending: Pending): Promise<Conversation<InviteRow> | undefined> {
+  const { row, plan, answer, question, turns, after } = pending;
   const competencies = await competenciesOf(db, row, question);
   const decision = await decideFollowUp(interviewer.writer, followUpRequest(row, question, competencies, turns, answer, after), interviewer.followUpTimeoutMs);
   logDecision(interviewer.logger, row.id, answer.id, decision);
-  await appendDecision(db, tokens, interviewer, row, answer, decision);
+  const followUp = await appendDecision(db, tokens, interviewer, row, answer, decision);
+  return askedNext(row, plan, turns, followUp);
 }
 
 function logDecision(logger: Logger, interviewId: string, turnId: string, decision: FollowUpDecision): void {
@@ -199,12 +224,13 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 /**
  * Appends the turn after `answer` unless one was appended meanwhile (by a request that settled
  * it) or the interview is no longer in progress (cancelled meanwhile). A follow-up is one
- * statement: the (interview, seq) key keeps the first turn written after the answer.
+ * statement: the (interview, seq) key keeps the first turn written after the answer. Returns
+ * the follow-up when this call stored it; null otherwise (a skip moves on under the lock).
  */
-async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<void> {
+async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<ConversationTurn | null> {
   if (decision.kind === 'ask') {
     const at = new Date();
-    await db
+    const stored = await db
       .insertInto('recruiting.interview_turns')
       .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
       .expression((eb) =>
@@ -226,8 +252,9 @@ async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, in
           .where('status', '=', 'in_progress'),
       )
       .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
-      .execute();
-    return;
+      .returningAll()
+      .executeTakeFirst();
+    return stored ? toConversationTurn(stored) : null;
   }
   await db.transaction().execute(async (trx) => {
     const row = await getInterviewRow(trx, stale.organization_id, stale.id, true);
@@ -236,6 +263,7 @@ async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, in
     if (turns.at(-1)?.id !== answer.id) return;
     await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), decision.kind === 'skip' ? decision.reason : null);
   });
+  return null;
 }
 
 /**

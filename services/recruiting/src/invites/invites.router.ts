@@ -42,8 +42,10 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, int
       .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional(), withView: z.boolean().optional() }))
       .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView.nullable() }))
       .mutation(async ({ input }) => {
-        const outcome = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
-        return { outcome, view: outcome === 'stale' || input.withView ? await view(input.token) : null };
+        const { outcome, conversation } = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
+        if (outcome !== 'stale' && !input.withView) return { outcome, view: null };
+        // The turn this answer asked is the page's: no second read of what the answer just wrote.
+        return { outcome, view: conversation ? inviteView(conversation, retentionAnswersDays) : await view(input.token) };
       }),
     /** Every scripted question answered at once, without follow-ups (tools and tests; see submitInterview). */
     submit: systemProcedure
