@@ -119,6 +119,7 @@ async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, coun
     }),
   );
   // From the first answer sent to `completed`.
+  const workflowIds = prepared.flatMap(({ interview, candidateId }) => [`evaluate:${interview.id}`, `erase:${candidateId}`]);
   const evaluations = prepared.map(async ({ interview }) => {
     const started = Date.now();
     await answerInterview(bench, interview.inviteUrl);
@@ -131,7 +132,48 @@ async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, coun
     const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/tasks/${task.data.id}`)).data, (t) => t?.status === 'succeeded' || t?.status === 'failed', deadline);
     return done?.status === 'succeeded' ? (Date.now() - started) / 1000 : null;
   });
-  return { evaluations: await Promise.all(evaluations), erasures: await Promise.all(erasures) };
+  return { evaluations: await Promise.all(evaluations), erasures: await Promise.all(erasures), workflowIds };
+}
+
+/** Where a workflow's time went, from its history: ms waiting for a worker to take a task, ms of workflow tasks, ms of activities. */
+interface Breakdown { kind: 'evaluate' | 'erase'; queued: number; workflowTasks: number; activities: number; total: number }
+
+const msOf = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+
+/**
+ * Each workflow's history read back: the time from a task scheduled to a worker starting it
+ * (`queued`: Temporal's matching and the worker's polling, the part a busy Temporal slows), from
+ * a workflow task started to completed, and from an activity started to completed (the step
+ * itself: our services and Postgres), summed over the run.
+ */
+async function breakdowns(temporal: Client, ids: string[]): Promise<Breakdown[]> {
+  return Promise.all(ids.map(async (id) => {
+    const history = await temporal.workflow.getHandle(id).fetchHistory();
+    const events = history.events ?? [];
+    const at = new Map(events.map((e) => [Number(e.eventId), msOf(e.eventTime)]));
+    const out: Breakdown = { kind: id.startsWith('erase:') ? 'erase' : 'evaluate', queued: 0, workflowTasks: 0, activities: 0, total: 0 };
+    for (const e of events) {
+      const time = msOf(e.eventTime);
+      const wtStarted = e.workflowTaskStartedEventAttributes;
+      const wtCompleted = e.workflowTaskCompletedEventAttributes;
+      const atStarted = e.activityTaskStartedEventAttributes;
+      const atCompleted = e.activityTaskCompletedEventAttributes;
+      if (wtStarted) out.queued += time - (at.get(Number(wtStarted.scheduledEventId)) ?? time);
+      if (wtCompleted) out.workflowTasks += time - (at.get(Number(wtCompleted.startedEventId)) ?? time);
+      if (atStarted) out.queued += time - (at.get(Number(atStarted.scheduledEventId)) ?? time);
+      if (atCompleted) out.activities += time - (at.get(Number(atCompleted.startedEventId)) ?? time);
+    }
+    out.total = msOf(events.at(-1)?.eventTime) - msOf(events[0]?.eventTime);
+    return out;
+  }));
+}
+
+/** Median seconds of each part, for one kind of workflow. */
+function breakdownCells(all: Breakdown[], kind: Breakdown['kind']): string {
+  const of = all.filter((b) => b.kind === kind);
+  if (of.length === 0) return '– | – | – | –';
+  const p50 = (pick: (b: Breakdown) => number) => (percentile(of.map(pick), 50) / 1000).toFixed(2);
+  return `${p50((b) => b.total)} | ${p50((b) => b.queued)} | ${p50((b) => b.workflowTasks)} | ${p50((b) => b.activities)}`;
 }
 
 /** Restarts the stack's integrations with other settings (same port); returns the new process's pid. */
@@ -209,6 +251,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const core = (name: string) => `${((idle.bySource.get(name) ?? 0) / idle.wall * 100).toFixed(1)} %`;
     const after = { deliveryWorkflows: await running(` AND Kind = 'webhook_delivery'`), all: await running(), workerRss: memoryOf([pidOf(bench, 'worker')]) };
     const rows = await deliveryStates(db, org.id);
+    const [quietParts, stormParts] = [await breakdowns(temporal, baseline.workflowIds), await breakdowns(temporal, stormWork.workflowIds)];
     const peak = Math.max(...samples.map((s) => s.deliveryWorkflows), 0);
     const peakAll = Math.max(...samples.map((s) => s.all), 0);
     const peakRss = Math.max(...samples.map((s) => s.workerRss ?? 0), 0);
@@ -225,6 +268,15 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       '|---|---|---|---:|',
       `| time to \`evaluation.completed\` | ${seconds(baseline.evaluations)} | ${seconds(stormWork.evaluations)} | ${ratio(stormWork.evaluations, baseline.evaluations)} |`,
       `| time to the erasure task \`succeeded\` | ${seconds(baseline.erasures)} | ${seconds(stormWork.erasures)} | ${ratio(stormWork.erasures, baseline.erasures)} |`,
+      '',
+      'Where each workflow\'s time went (medians, seconds, from its history): from its start to its end; waiting for a worker to take each task (scheduled → started: Temporal and polling); running its workflow tasks; running its activities (our services and Postgres):',
+      '',
+      '| workflow | run | queued | workflow tasks | activities |',
+      '|---|---:|---:|---:|---:|',
+      `| evaluation, before the storm | ${breakdownCells(quietParts, 'evaluate')} |`,
+      `| evaluation, during the storm | ${breakdownCells(stormParts, 'evaluate')} |`,
+      `| erasure, before the storm | ${breakdownCells(quietParts, 'erase')} |`,
+      `| erasure, during the storm | ${breakdownCells(stormParts, 'erase')} |`,
       '',
       '| running workflows | during the storm (peak, sampled every 2 s) | after it (settled) |',
       '|---|---:|---:|',
