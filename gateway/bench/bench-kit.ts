@@ -72,6 +72,7 @@ export async function runBench(name: string, body: (bench: Bench) => Promise<str
       // Always a throw-away database and Temporal, whatever the shell points at.
       env: { ...process.env, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
       log: (processName) => (line) => logStream.write(`${processName.padEnd(10)}| ${line}\n`),
+      ...(PG_STATEMENTS ? { postgresSettings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } } : {}),
     });
     const { env } = stack;
     const outcome = await body({
@@ -236,6 +237,37 @@ export interface CpuUsage {
 }
 
 export const HAS_PROC = existsSync('/proc/self/stat');
+
+/**
+ * BENCH_PG_STATEMENTS=1: the stack's Postgres loads pg_stat_statements, and a benchmark that
+ * supports it reports the statements that took the most time in a window of its run.
+ */
+export const PG_STATEMENTS = process.env['BENCH_PG_STATEMENTS'] === '1';
+
+/** Starts pg_stat_statements' window afresh (BENCH_PG_STATEMENTS=1; otherwise nothing). */
+export async function resetStatements(db: pg.Client): Promise<void> {
+  if (!PG_STATEMENTS) return;
+  await db.query('create extension if not exists pg_stat_statements');
+  await db.query('select pg_stat_statements_reset()');
+}
+
+/**
+ * The `limit` statements with the most execution time since `resetStatements`, as markdown rows
+ * (execution time includes waiting for row locks); none without BENCH_PG_STATEMENTS=1.
+ */
+export async function topStatements(db: pg.Client, limit = 12): Promise<string[]> {
+  if (!PG_STATEMENTS) return [];
+  const { rows } = await db.query<{ ms: number; calls: number; rows: number; query: string }>(
+    `select round(total_exec_time)::int as ms, calls::int, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
+     from pg_stat_statements order by total_exec_time desc limit $1`,
+    [limit],
+  );
+  return [
+    '| execution ms (total) | calls | ms per call | rows | statement (start) |',
+    '|---:|---:|---:|---:|---|',
+    ...rows.map((r) => `| ${r.ms} | ${r.calls} | ${(r.ms / Math.max(1, r.calls)).toFixed(1)} | ${r.rows} | \`${r.query.replaceAll('|', '\\|').replaceAll('`', "'")}\` |`),
+  ];
+}
 /** /proc counts CPU time in USER_HZ ticks, 100 per second on Linux. */
 const MS_PER_TICK = 10;
 

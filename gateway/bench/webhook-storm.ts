@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
@@ -6,7 +7,7 @@ import { freePort } from '@hireloop/devstack/ports';
 import { step } from '@hireloop/devstack/log';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
-import { cpuBetween, memoryOf, newOrganization, percentile, sleep, snapshotCpu, temporalPid, type Bench, type BenchOrganization, type CpuSource } from './bench-kit.js';
+import { cpuBetween, memoryOf, newOrganization, percentile, sleep, snapshotCpu, stackCpuSources, temporalPid, resetStatements, topStatements, type Bench, type BenchOrganization, type CpuSource } from './bench-kit.js';
 import type { Receiver } from './webhook-receiver.js';
 
 /**
@@ -230,6 +231,9 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       }
     })();
     const stormStarted = Date.now();
+    const stackSources = stackCpuSources(bench);
+    const stormCpuFrom = snapshotCpu(stackSources);
+    await resetStatements(db);
     await publish(0, STORM.events / 2);
     step(`Storm: ${STORM.work} evaluations and ${STORM.work} erasures in the middle of it`);
     const workOrg = STORM.workInOtherOrg ? await newOrganization(bench, 'Benchmark storm bystander', ['read', 'write', 'admin']) : org;
@@ -238,6 +242,10 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const published = Date.now();
     const stormWork = await during;
     const workDone = Date.now();
+    const stormCpu = cpuBetween(stormCpuFrom, snapshotCpu(stackSources));
+    const statements = await topStatements(db);
+    const stormShares = [...stormCpu.bySource].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${Math.round((ms / stormCpu.wall) * 100)} %`).join(', ');
     step('Storm: settling, then idle CPU');
     await sleep(Math.max(0, STORM.settleMs - (Date.now() - Math.max(published, workDone))));
     sampling = false;
@@ -278,6 +286,9 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       `| erasure, before the storm | ${breakdownCells(quietParts, 'erase')} |`,
       `| erasure, during the storm | ${breakdownCells(stormParts, 'erase')} |`,
       '',
+      `CPU from the storm's first event until the last measured workflow ended (${(stormCpu.wall / 1000).toFixed(1)} s), share of one core: ${stormShares}; the whole machine ${Math.round((stormCpu.machineBusy / stormCpu.wall) * 100)} % of one core (of ${cpus().length}).`,
+      '',
+      ...(statements.length ? ['Postgres statements with the most execution time in the same window (BENCH_PG_STATEMENTS=1; the time includes waits for row locks):', '', ...statements, ''] : []),
       '| running workflows | during the storm (peak, sampled every 2 s) | after it (settled) |',
       '|---|---:|---:|',
       `| webhook delivery workflows | ${peak} | ${after.deliveryWorkflows} |`,

@@ -63,12 +63,13 @@ function runAs(): { uid?: number; gid?: number } {
  * stops Postgres last, after everything that uses it (the package spawns it in the launcher's
  * group, so it used to shut down first and the services then failed against it).
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; fast?: boolean; onLog?: (line: string) => void }): Promise<PostgresHandle> {
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; fast?: boolean; settings?: Record<string, string> | undefined; onLog?: (line: string) => void }): Promise<PostgresHandle> {
   const { dataDir, port } = options;
   await mkdir(join(dataDir, '..'), { recursive: true });
   await stopOrphan(dataDir);
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'unix_socket_directories='];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  for (const [name, value] of Object.entries(options.settings ?? {})) flags.push('-c', `${name}=${value}`);
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

@@ -18,6 +18,8 @@ export interface StackOptions {
   env: NodeJS.ProcessEnv;
   /** Where process output goes; `start` prints it, `test` keeps it in a file. */
   log: (name: string, index: number) => (line: string) => void;
+  /** Server settings of the embedded Postgres (benchmarks: `shared_preload_libraries`…). */
+  postgresSettings?: Record<string, string>;
 }
 
 export interface Stack {
@@ -78,7 +80,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const pgLog = options.log('postgres', 0);
       postgres = await withProgress(
         `Starting embedded Postgres on 127.0.0.1:${pgPort} (data in ${join(dataDir, 'postgres')})`,
-        startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: pgPort, fast: mode === 'test', onLog: pgLog }),
+        startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: pgPort, fast: mode === 'test', settings: options.postgresSettings, onLog: pgLog }),
       );
       cleanups.push(postgres.stop);
       env['DATABASE_URL'] = postgres.url;
