@@ -13,6 +13,7 @@ import * as m0011 from './0011_erasure_tombstones.js';
 import * as m0012 from './0012_erased_ids_created_at.js';
 import * as m0013 from './0013_endpoint_waiters.js';
 import * as m0014 from './0014_endpoint_retry_loops.js';
+import * as m0015 from './0015_pending_endpoints.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_erased_ids_created_at': m0012,
   '0013_endpoint_waiters': m0013,
   '0014_endpoint_retry_loops': m0014,
+  '0015_pending_endpoints': m0015,
 };

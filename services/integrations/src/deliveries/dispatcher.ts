@@ -86,12 +86,24 @@ export class Dispatcher {
     const cap = this.settings.endpointConcurrency;
     // A failing endpoint's deliveries are not first-attempted (holdForFailingEndpoints queues them), its pings are.
     return sql<DeliveryWork>`
-      with due as (
-        select d.webhook_id, d.organization_id, bool_or(${breakerOpen(this.settings)}) as failing from integrations.deliveries d
-        join integrations.webhooks w on w.id = d.webhook_id
-        where d.task_queue = ${this.settings.taskQueue} and d.status = 'pending' and d.lease_until is null and d.next_attempt_at <= now()
-          and (not ${breakerOpen(this.settings)} or d.event_type = 'webhook.ping')
-        group by d.webhook_id, d.organization_id
+      with recursive pending(webhook_id) as (
+        -- Each endpoint with an unleased pending delivery, one index probe each (deliveries_pending_endpoints),
+        -- not every pending delivery read and grouped.
+        (select webhook_id from integrations.deliveries where task_queue = ${this.settings.taskQueue} and status = 'pending' and lease_until is null order by webhook_id limit 1)
+        union all
+        select (
+          select d.webhook_id from integrations.deliveries d
+          where d.task_queue = ${this.settings.taskQueue} and d.status = 'pending' and d.lease_until is null and d.webhook_id > p.webhook_id
+          order by d.webhook_id limit 1
+        ) from pending p where p.webhook_id is not null
+      ), due as (
+        select w.id as webhook_id, w.organization_id, ${breakerOpen(this.settings)} as failing
+        from pending p join integrations.webhooks w on w.id = p.webhook_id
+        where exists (
+          select 1 from integrations.deliveries d
+          where d.webhook_id = p.webhook_id and d.task_queue = ${this.settings.taskQueue} and d.status = 'pending' and d.lease_until is null and d.next_attempt_at <= now()
+            and (not ${breakerOpen(this.settings)} or d.event_type = 'webhook.ping')
+        )
       ), turns as (
         select webhook_id, failing, row_number() over (partition by organization_id order by random()) as turn from due
       ), picked as (
