@@ -111,6 +111,8 @@ interface RunResult {
   turns: Turn[];
   wallMs: number;
   cpu: CpuUsage | null;
+  /** From the end of the walk until every evaluation completed (with this process's polling for them). */
+  evaluationCpu: CpuUsage | null;
   toEvaluation: number[];
   evaluationsMissing: number;
 }
@@ -131,7 +133,8 @@ async function run(bench: Bench, key: string, positionId: string, count: number,
   const started = performance.now();
   await Promise.all(candidates.map((c) => takeInterview(bench.gatewayUrl, c)));
   const wallMs = performance.now() - started;
-  const cpu = before ? cpuBetween(before, snapshotCpu(sources)) : null;
+  const walked = before ? snapshotCpu(sources) : null;
+  const cpu = before && walked ? cpuBetween(before, walked) : null;
   // From the last answer to evaluation.completed (the evaluation's completedAt).
   const toEvaluation: number[] = [];
   const deadline = Date.now() + EVALUATION_TIMEOUT_MS;
@@ -146,7 +149,8 @@ async function run(bench: Bench, key: string, positionId: string, count: number,
     pending = still;
     if (pending.length) await new Promise((r) => setTimeout(r, 500));
   }
-  return { candidates: count, turns: candidates.flatMap((c) => c.turns), wallMs, cpu, toEvaluation, evaluationsMissing: count - toEvaluation.length };
+  const evaluationCpu = walked ? cpuBetween(walked, snapshotCpu(sources)) : null;
+  return { candidates: count, turns: candidates.flatMap((c) => c.turns), wallMs, cpu, evaluationCpu, toEvaluation, evaluationsMissing: count - toEvaluation.length };
 }
 
 await runBench('bench-interview', async (bench) => {
@@ -205,6 +209,17 @@ await runBench('bench-interview', async (bench) => {
       }),
       '',
       'The CPU window is the candidates\' walk (first start → last answer); the evaluations run after it, so their cost is only partly in it.',
+      '',
+      'CPU ms per candidate after the walk, until every evaluation completed (the evaluations that had not finished during the walk, and this process polling `GET /evaluation` every 0.5 s):',
+      '',
+      `| candidates | ${names.join(' | ')} | platform | window s |`,
+      `|---:|${names.map(() => '---:|').join('')}---:|---:|`,
+      ...results.map((r) => {
+        if (!r.evaluationCpu) return `| ${r.candidates} |`;
+        const per = (v: number) => (v / Math.max(1, r.candidates)).toFixed(1);
+        const platformMs = platform.reduce((a, n) => a + (r.evaluationCpu!.bySource.get(n) ?? 0), 0);
+        return `| ${r.candidates} | ${names.map((n) => per(r.evaluationCpu!.bySource.get(n) ?? 0)).join(' | ')} | ${per(platformMs)} | ${(r.evaluationCpu.wall / 1000).toFixed(1)} |`;
+      }),
     );
   }
   lines.push(...loadNote(busy));
