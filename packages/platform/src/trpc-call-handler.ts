@@ -40,7 +40,8 @@ export function createTrpcCallHandler<TContext>(options: TrpcCallHandlerOptions<
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query >= 0 && new URLSearchParams(url.slice(query + 1)).has('batch')) || req.headers['trpc-accept'] !== undefined) return options.fallback(req, res);
+    const params = query < 0 ? null : new URLSearchParams(url.slice(query + 1));
+    if (params?.has('batch') || req.headers['trpc-accept'] !== undefined) return options.fallback(req, res);
     const path = safeDecode(url.slice(basePath.length, query < 0 ? undefined : query));
     const type = TYPE_OF_METHOD[req.method ?? ''];
     let ctx: TContext | undefined;
@@ -52,7 +53,7 @@ export function createTrpcCallHandler<TContext>(options: TrpcCallHandlerOptions<
         res.setHeader('allow', procedure._def.type === 'mutation' ? 'POST' : 'GET');
         throw new TRPCError({ code: 'METHOD_NOT_SUPPORTED', message: `Unsupported ${req.method ?? ''}-request to ${procedure._def.type} procedure at path "${path}"` });
       }
-      input = type === 'query' ? queryInput(url, query) : await bodyInput(req);
+      input = type === 'query' ? queryInput(params) : await bodyInput(req);
       ctx = await options.createContext(req);
       const data: unknown = await procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
       send(res, 200, transformTRPCResponse(config, { result: { data } }));
@@ -81,9 +82,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function queryInput(url: string, query: number): unknown {
-  if (query < 0) return undefined;
-  const raw = new URLSearchParams(url.slice(query + 1)).get('input');
+function queryInput(params: URLSearchParams | null): unknown {
+  const raw = params?.get('input') ?? null;
   return raw === null ? undefined : parseJson(raw);
 }
 

@@ -196,9 +196,10 @@ export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens,
     const asked = await moveOn(trx, tokens, interviewer, row, answer, after, after.followUpsLeft ? 'budget' : null);
     return { outcome: 'accepted', conversation: askedNext(row, plan, all, asked) };
   });
-  if (first.pending) return { outcome: first.outcome, conversation: await decideAndAppend(db, tokens, interviewer, first.pending) };
-  if (first.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
-  return { outcome: first.outcome, ...(first.conversation ? { conversation: first.conversation } : {}) };
+  const { pending, ...result } = first;
+  if (pending) return { outcome: result.outcome, conversation: await decideAndAppend(db, tokens, interviewer, pending) };
+  if (result.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
+  return result;
 }
 
 /**
