@@ -3,7 +3,7 @@ import { serviceFetch } from '@hireloop/platform/service-fetch';
 import { step } from '@hireloop/devstack/log';
 import { startOpenAiTestServer, turnsIn, type RecordedRequest } from '@hireloop/devstack/openai-test-server';
 import {
-  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, runBench, snapshotCpu, stackCpuSources, type Bench, type CpuUsage,
+  cpuBetween, HAS_PROC, loadNote, machineDescription, newOrganization, otherWorkloads, percentile, runBench, snapshotCpu, stackCpuSources, type Bench, type CpuSource, type CpuUsage,
 } from './bench-kit.js';
 
 /**
@@ -18,7 +18,9 @@ import {
  * Reported per run (50, then 200 concurrent candidates):
  * - the platform's share of each turn: the turn's latency (POST → the next page read) minus the
  *   300 ms the AI took, for turns that waited for a follow-up; the latency itself for the others;
- * - CPU ms per turn of every process of the stack (from /proc), and of the bench with the AI server;
+ * - CPU ms per turn of every process of the stack (from /proc), and of the bench with the AI server:
+ *   in the walk's steady state (SteadyWindow: no start and no evaluation in it), and over the
+ *   whole walk; then per candidate after the walk, until every evaluation completed;
  * - from each candidate's last answer to its evaluation's `completedAt` (the evaluation.completed
  *   event is written with it).
  */
@@ -58,8 +60,34 @@ process.env['OPENAI_MODEL'] = 'bench-model';
 interface Turn {
   /** POST sent → the next page read. */
   ms: number;
+  /** When the next page was read (performance.now()). */
+  at: number;
   /** Whether the answer waited for a follow-up from the AI. */
   ai: boolean;
+}
+
+/**
+ * The walk's steady state: from the moment every candidate has answered once (every start done)
+ * to the moment the first candidate sends its last answer (no evaluation started yet). Its CPU
+ * is what turns cost with nothing else running beside them but the stack's background.
+ */
+class SteadyWindow {
+  private answeredOnce = 0;
+  opened: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
+  closed: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
+  constructor(private readonly candidates: number, private readonly sources: CpuSource[] | null) {}
+  firstAnswerRead(): void {
+    if (++this.answeredOnce === this.candidates && this.sources) this.opened = { at: performance.now(), cpu: snapshotCpu(this.sources) };
+  }
+  lastAnswerSending(): void {
+    if (!this.closed && this.opened && this.sources) this.closed = { at: performance.now(), cpu: snapshotCpu(this.sources) };
+  }
+  /** CPU in the window and the turns that ended in it; null when it never opened before it closed. */
+  usage(turns: Turn[]): { cpu: CpuUsage; turns: number } | null {
+    if (!this.opened || !this.closed) return null;
+    const { opened, closed } = this;
+    return { cpu: cpuBetween(opened.cpu, closed.cpu), turns: turns.filter((t) => t.at > opened.at && t.at <= closed.at).length };
+  }
 }
 
 interface Candidate {
@@ -77,7 +105,7 @@ async function http(url: string, init: { method?: string; headers?: Record<strin
 const turnIdOf = (html: string) => html.match(/name="turn" value="([^"]+)"/)?.[1] ?? null;
 
 /** One candidate from consent to the last answer, each turn timed from the POST to the next page. */
-async function takeInterview(base: string, candidate: Candidate): Promise<void> {
+async function takeInterview(base: string, candidate: Candidate, steady: SteadyWindow): Promise<void> {
   const page = `${base}/i/${candidate.token}`;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const started = await http(`${page}/start`, { method: 'POST', headers: form, body: 'consent=agree&notice=ai-notice-2026-12' });
@@ -88,6 +116,7 @@ async function takeInterview(base: string, candidate: Candidate): Promise<void> 
       const turn = turnIdOf(html);
       if (!turn) throw new Error(`no turn to answer (question ${question + 1})`);
       if (THINK_MS) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
+      if (question === QUESTIONS - 1 && !isFirst) steady.lastAnswerSending();
       const sent = performance.now();
       const body = new URLSearchParams({ turn, answer: ANSWER }).toString();
       if (CLIENT === 'script') {
@@ -99,7 +128,9 @@ async function takeInterview(base: string, candidate: Candidate): Promise<void> 
         if (posted.status !== 303) throw new Error(`answer answered ${posted.status}`);
         html = (await http(page)).text;
       }
-      candidate.turns.push({ ms: performance.now() - sent, ai: isFirst });
+      const read = performance.now();
+      candidate.turns.push({ ms: read - sent, at: read, ai: isFirst });
+      if (question === 0 && isFirst) steady.firstAnswerRead();
       candidate.lastAnswerAt = Date.now();
     }
   }
@@ -111,6 +142,8 @@ interface RunResult {
   turns: Turn[];
   wallMs: number;
   cpu: CpuUsage | null;
+  /** The steady state's CPU and the turns in it (see SteadyWindow). */
+  steady: { cpu: CpuUsage; turns: number } | null;
   /** From the end of the walk until every evaluation completed (with this process's polling for them). */
   evaluationCpu: CpuUsage | null;
   toEvaluation: number[];
@@ -130,8 +163,9 @@ async function run(bench: Bench, key: string, positionId: string, count: number,
   if (measured) step(`${count} candidates at once: 5 questions, a follow-up each (10 answers per candidate)`);
   const sources = stackCpuSources(bench);
   const before = HAS_PROC ? snapshotCpu(sources) : null;
+  const steady = new SteadyWindow(count, before ? sources : null);
   const started = performance.now();
-  await Promise.all(candidates.map((c) => takeInterview(bench.gatewayUrl, c)));
+  await Promise.all(candidates.map((c) => takeInterview(bench.gatewayUrl, c, steady)));
   const wallMs = performance.now() - started;
   const walked = before ? snapshotCpu(sources) : null;
   const cpu = before && walked ? cpuBetween(before, walked) : null;
@@ -150,7 +184,8 @@ async function run(bench: Bench, key: string, positionId: string, count: number,
     if (pending.length) await new Promise((r) => setTimeout(r, 500));
   }
   const evaluationCpu = walked ? cpuBetween(walked, snapshotCpu(sources)) : null;
-  return { candidates: count, turns: candidates.flatMap((c) => c.turns), wallMs, cpu, evaluationCpu, toEvaluation, evaluationsMissing: count - toEvaluation.length };
+  const turns = candidates.flatMap((c) => c.turns);
+  return { candidates: count, turns, wallMs, cpu, steady: steady.usage(turns), evaluationCpu, toEvaluation, evaluationsMissing: count - toEvaluation.length };
 }
 
 await runBench('bench-interview', async (bench) => {
@@ -194,32 +229,36 @@ await runBench('bench-interview', async (bench) => {
   ];
   if (results.some((r) => r.cpu)) {
     const cores = cpus().length;
+    /** One table row: each process's CPU ms divided by `count`, the platform's sum, and `last`. */
+    const cpuRow = (candidates: number, usage: CpuUsage | null, count: number, last: (usage: CpuUsage) => string) => {
+      if (!usage) return `| ${candidates} | – |`;
+      const per = (v: number) => (v / Math.max(1, count)).toFixed(1);
+      const platformMs = platform.reduce((a, n) => a + (usage.bySource.get(n) ?? 0), 0);
+      return `| ${candidates} | ${names.map((n) => per(usage.bySource.get(n) ?? 0)).join(' | ')} | ${per(platformMs)} | ${last(usage)} |`;
+    };
+    const others = (usage: CpuUsage) => {
+      const counted = [...usage.bySource.values()].reduce((a, b) => a + b, 0);
+      return `${Math.round((Math.max(0, usage.machineBusy - counted) / (usage.wall * cores)) * 100)} %`;
+    };
     lines.push(
       '',
-      `CPU ms per turn (one answer: its POST and the page read after it, the follow-up and, per candidate, start and evaluation), by process; "platform" sums every process of the stack; "bench" is this process with the AI test server; the last column is the share of the machine's ${cores} CPUs used by processes not counted here:`,
+      `CPU ms per turn in the walk's steady state: from the moment every candidate has answered once to the moment the first one sends its last answer (no start and no evaluation in it; the stack's background is), divided by the turns that ended in it; "platform" sums every process of the stack; "bench" is this process with the AI test server; "other processes" is the share of the machine's ${cores} CPUs used by processes not counted here:`,
+      '',
+      `| candidates | ${names.join(' | ')} | platform | other processes | turns in the window | window s |`,
+      `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|---:|`,
+      ...results.map((r) => cpuRow(r.candidates, r.steady?.cpu ?? null, r.steady?.turns ?? 0, (u) => `${others(u)} | ${r.steady!.turns} | ${(u.wall / 1000).toFixed(1)}`)),
+      '',
+      'CPU ms per turn over the whole walk (first start → last answer: every start, and the evaluations that finished during it):',
       '',
       `| candidates | ${names.join(' | ')} | platform | other processes |`,
       `|---:|${names.map(() => '---:|').join('')}---:|---:|`,
-      ...results.map((r) => {
-        if (!r.cpu) return `| ${r.candidates} |`;
-        const per = (v: number) => (v / Math.max(1, r.turns.length)).toFixed(1);
-        const counted = [...r.cpu.bySource.values()].reduce((a, b) => a + b, 0);
-        const platformMs = platform.reduce((a, n) => a + (r.cpu!.bySource.get(n) ?? 0), 0);
-        return `| ${r.candidates} | ${names.map((n) => per(r.cpu!.bySource.get(n) ?? 0)).join(' | ')} | ${per(platformMs)} | ${Math.round((Math.max(0, r.cpu.machineBusy - counted) / (r.cpu.wall * cores)) * 100)} % |`;
-      }),
-      '',
-      'The CPU window is the candidates\' walk (first start → last answer); the evaluations run after it, so their cost is only partly in it.',
+      ...results.map((r) => cpuRow(r.candidates, r.cpu, r.turns.length, others)),
       '',
       'CPU ms per candidate after the walk, until every evaluation completed (the evaluations that had not finished during the walk, and this process polling `GET /evaluation` every 0.5 s):',
       '',
       `| candidates | ${names.join(' | ')} | platform | window s |`,
       `|---:|${names.map(() => '---:|').join('')}---:|---:|`,
-      ...results.map((r) => {
-        if (!r.evaluationCpu) return `| ${r.candidates} |`;
-        const per = (v: number) => (v / Math.max(1, r.candidates)).toFixed(1);
-        const platformMs = platform.reduce((a, n) => a + (r.evaluationCpu!.bySource.get(n) ?? 0), 0);
-        return `| ${r.candidates} | ${names.map((n) => per(r.evaluationCpu!.bySource.get(n) ?? 0)).join(' | ')} | ${per(platformMs)} | ${(r.evaluationCpu.wall / 1000).toFixed(1)} |`;
-      }),
+      ...results.map((r) => cpuRow(r.candidates, r.evaluationCpu, r.candidates, (u) => (u.wall / 1000).toFixed(1))),
     );
   }
   lines.push(...loadNote(busy));
