@@ -106,7 +106,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const uiPort = await port(given, 'TEMPORAL_UI_PORT', 8233, mode, 'Temporal UI');
       temporal = await withProgress(
         `Starting the Temporal dev server on 127.0.0.1:${tPort} (UI on :${uiPort})`,
-        startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start' }),
+        startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start', fast: mode === 'test' }),
       );
       cleanups.push(temporal.stop);
       env['TEMPORAL_ADDRESS'] = temporal.address;

@@ -42,7 +42,7 @@ export async function waitForTemporal(cli: string, address: string, timeoutMs = 
 
 /**
  * `temporal server start-dev` with its state in a SQLite file under `dataDir` (kept between
- * starts), the UI on `uiPort`, and our search attributes registered.
+ * starts, in write-ahead-log mode), the UI on `uiPort`, and our search attributes registered.
  */
 export async function startTemporalDevServer(options: {
   cli: string;
@@ -51,6 +51,8 @@ export async function startTemporalDevServer(options: {
   uiPort: number;
   log: (line: string) => void;
   ownGroup?: boolean;
+  /** Trades durability for speed (no sync on commit): only for throw-away test stacks. */
+  fast?: boolean;
 }): Promise<TemporalHandle> {
   await mkdir(options.dataDir, { recursive: true });
   const pidFile = join(options.dataDir, 'temporal.pid');
@@ -58,6 +60,11 @@ export async function startTemporalDevServer(options: {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--ui-port', String(options.uiPort),
     '--db-filename', join(options.dataDir, 'temporal.db'), '--log-level', 'warn'];
   for (const attr of SEARCH_ATTRIBUTES) args.push('--search-attribute', attr);
+  // Write-ahead log instead of the default rollback journal: a commit appends to one file instead
+  // of creating, syncing and deleting a journal beside the database (docs/benchmarks.md: about a
+  // third of the dev server's CPU per workflow). FULL syncs the log on every commit, as durable as
+  // before; a throw-away test stack syncs nothing, as its Postgres (postgres.ts `fast`).
+  args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', `synchronous=${options.fast ? 'off' : 'full'}`);
   const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log, ownGroup: options.ownGroup });
   writeFileSync(pidFile, String(child.pid));
   const address = `127.0.0.1:${options.port}`;
