@@ -83,10 +83,10 @@ class SteadyWindow {
     if (!this.closed && this.opened && this.sources) this.closed = { at: performance.now(), cpu: snapshotCpu(this.sources) };
   }
   /** CPU in the window and the turns that ended in it; null when it never opened before it closed. */
-  usage(turns: Turn[]): { cpu: CpuUsage; turns: number } | null {
+  usage(turns: Turn[]): { cpu: CpuUsage; turns: Turn[] } | null {
     if (!this.opened || !this.closed) return null;
     const { opened, closed } = this;
-    return { cpu: cpuBetween(opened.cpu, closed.cpu), turns: turns.filter((t) => t.at > opened.at && t.at <= closed.at).length };
+    return { cpu: cpuBetween(opened.cpu, closed.cpu), turns: turns.filter((t) => t.at > opened.at && t.at <= closed.at) };
   }
 }
 
@@ -143,7 +143,7 @@ interface RunResult {
   wallMs: number;
   cpu: CpuUsage | null;
   /** The steady state's CPU and the turns in it (see SteadyWindow). */
-  steady: { cpu: CpuUsage; turns: number } | null;
+  steady: { cpu: CpuUsage; turns: Turn[] } | null;
   /** From the end of the walk until every evaluation completed (with this process's polling for them). */
   evaluationCpu: CpuUsage | null;
   toEvaluation: number[];
@@ -244,9 +244,13 @@ await runBench('bench-interview', async (bench) => {
       '',
       `CPU ms per turn in the walk's steady state: from the moment every candidate has answered once to the moment the first one sends its last answer (no start and no evaluation in it; the stack's background is), divided by the turns that ended in it; "platform" sums every process of the stack; "bench" is this process with the AI test server; "other processes" is the share of the machine's ${cores} CPUs used by processes not counted here:`,
       '',
-      `| candidates | ${names.join(' | ')} | platform | other processes | turns in the window | window s |`,
-      `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|---:|`,
-      ...results.map((r) => cpuRow(r.candidates, r.steady?.cpu ?? null, r.steady?.turns ?? 0, (u) => `${others(u)} | ${r.steady!.turns} | ${(u.wall / 1000).toFixed(1)}`)),
+      `| candidates | ${names.join(' | ')} | platform | other processes | turns in the window | their platform p50 / p99 ms | window s |`,
+      `|---:|${names.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
+      ...results.map((r) => {
+        const inWindow = r.steady?.turns ?? [];
+        const shares = inWindow.map(share);
+        return cpuRow(r.candidates, r.steady?.cpu ?? null, inWindow.length, (u) => `${others(u)} | ${inWindow.length} | ${ms(percentile(shares, 50))} / ${ms(percentile(shares, 99))} | ${(u.wall / 1000).toFixed(1)}`);
+      }),
       '',
       'CPU ms per turn over the whole walk (first start → last answer: every start, and the evaluations that finished during it):',
       '',

@@ -137,7 +137,7 @@ async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, coun
 }
 
 /** Where a workflow's time went, from its history: ms waiting for a worker to take a task, ms of workflow tasks, ms of activities. */
-interface Breakdown { kind: 'evaluate' | 'erase'; queued: number; workflowTasks: number; activities: number; total: number }
+interface Breakdown { kind: 'evaluate' | 'erase'; queued: number; workflowTasks: number; activities: number; total: number; byActivity: Map<string, number> }
 
 const msOf = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
 
@@ -152,8 +152,11 @@ async function breakdowns(temporal: Client, ids: string[]): Promise<Breakdown[]>
     const history = await temporal.workflow.getHandle(id).fetchHistory();
     const events = history.events ?? [];
     const at = new Map(events.map((e) => [Number(e.eventId), msOf(e.eventTime)]));
-    const out: Breakdown = { kind: id.startsWith('erase:') ? 'erase' : 'evaluate', queued: 0, workflowTasks: 0, activities: 0, total: 0 };
+    const out: Breakdown = { kind: id.startsWith('erase:') ? 'erase' : 'evaluate', queued: 0, workflowTasks: 0, activities: 0, total: 0, byActivity: new Map() };
+    const activityNames = new Map<number, string>();
     for (const e of events) {
+      const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (name) activityNames.set(Number(e.eventId), name);
       const time = msOf(e.eventTime);
       const wtStarted = e.workflowTaskStartedEventAttributes;
       const wtCompleted = e.workflowTaskCompletedEventAttributes;
@@ -162,11 +165,23 @@ async function breakdowns(temporal: Client, ids: string[]): Promise<Breakdown[]>
       if (wtStarted) out.queued += time - (at.get(Number(wtStarted.scheduledEventId)) ?? time);
       if (wtCompleted) out.workflowTasks += time - (at.get(Number(wtCompleted.startedEventId)) ?? time);
       if (atStarted) out.queued += time - (at.get(Number(atStarted.scheduledEventId)) ?? time);
-      if (atCompleted) out.activities += time - (at.get(Number(atCompleted.startedEventId)) ?? time);
+      if (atCompleted) {
+        const ran = time - (at.get(Number(atCompleted.startedEventId)) ?? time);
+        const name = activityNames.get(Number(atCompleted.scheduledEventId)) ?? '?';
+        out.activities += ran;
+        out.byActivity.set(name, (out.byActivity.get(name) ?? 0) + ran);
+      }
     }
     out.total = msOf(events.at(-1)?.eventTime) - msOf(events[0]?.eventTime);
     return out;
   }));
+}
+
+/** Median seconds of each activity of one kind of workflow, in the order they first ran: `name s, …`. */
+function activityCells(all: Breakdown[], kind: Breakdown['kind']): string {
+  const of = all.filter((b) => b.kind === kind);
+  const names = [...new Set(of.flatMap((b) => [...b.byActivity.keys()]))];
+  return names.map((n) => `${n} ${(percentile(of.map((b) => b.byActivity.get(n) ?? 0), 50) / 1000).toFixed(2)}`).join(', ') || '–';
 }
 
 /** Median seconds of each part, for one kind of workflow. */
@@ -285,6 +300,8 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       `| evaluation, during the storm | ${breakdownCells(stormParts, 'evaluate')} |`,
       `| erasure, before the storm | ${breakdownCells(quietParts, 'erase')} |`,
       `| erasure, during the storm | ${breakdownCells(stormParts, 'erase')} |`,
+      '',
+      `Each activity (medians, seconds): erasure before the storm: ${activityCells(quietParts, 'erase')}; during it: ${activityCells(stormParts, 'erase')}. Evaluation before: ${activityCells(quietParts, 'evaluate')}; during: ${activityCells(stormParts, 'evaluate')}.`,
       '',
       `CPU from the storm's first event until the last measured workflow ended (${(stormCpu.wall / 1000).toFixed(1)} s), share of one core: ${stormShares}; the whole machine ${Math.round((stormCpu.machineBusy / stormCpu.wall) * 100)} % of one core (of ${cpus().length}).`,
       '',
