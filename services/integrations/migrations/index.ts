@@ -14,6 +14,7 @@ import * as m0012 from './0012_erased_ids_created_at.js';
 import * as m0013 from './0013_endpoint_waiters.js';
 import * as m0014 from './0014_endpoint_retry_loops.js';
 import * as m0015 from './0015_pending_endpoints.js';
+import * as m0016 from './0016_attempt_excerpts_by_event.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_endpoint_waiters': m0013,
   '0014_endpoint_retry_loops': m0014,
   '0015_pending_endpoints': m0015,
+  '0016_attempt_excerpts_by_event': m0016,
 };

@@ -15,8 +15,13 @@ const CANCEL_BATCH = 10_000;
  * the first 10,000 is cancelled within seconds by the background sweep. Returns the endpoints
  * whose retry loop to stop after the commit (EndpointLoops.terminate): this one, if a loop may
  * run. A replay still being queued for it stops at its next batch (webhooks/replay.ts).
+ *
+ * It first locks the endpoint's row FOR UPDATE, which waits for every fan-out holding the row FOR
+ * KEY SHARE (webhooks.queries.ts `subscribers`): what they queued is committed, and cancelled
+ * here, before the disable or delete commits.
  */
 export async function cancelEndpointDeliveries(trx: Transaction<IntegrationsDB>, webhookId: string): Promise<string[]> {
+  await trx.selectFrom('integrations.webhooks').select('id').where('id', '=', webhookId).forUpdate().execute();
   await sql`
     with c as (
       select id from integrations.deliveries where webhook_id = ${webhookId} and status in ('pending', 'retrying') limit ${CANCEL_BATCH} for update

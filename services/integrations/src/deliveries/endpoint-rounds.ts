@@ -134,7 +134,10 @@ export class EndpointRounds {
   private plan(organizationId: string, webhookId: string, lease: boolean): Promise<{ leased: Leased[]; probe: boolean; next: EndpointRound }> {
     const { db, settings } = this.deps;
     return db.transaction().execute(async (trx) => {
-      const endpoint = await this.endpoint(trx, webhookId).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
+      // FOR NO KEY UPDATE: exclusive against the attempt recorders, the wakers and a disable, as
+      // FOR UPDATE was, but not against a fan-out's FOR KEY SHARE (its queueing reaches the loop
+      // by a wake request, retry-queue.ts).
+      const endpoint = await this.endpoint(trx, webhookId).where('organization_id', '=', organizationId).forNoKeyUpdate().executeTakeFirst();
       if (!endpoint?.enabled) {
         // Disabling or deleting cancelled its queue; whatever a race left is cancelled too.
         await trx.updateTable('integrations.deliveries').set({ status: 'cancelled', lease_until: null, next_attempt_at: null, updated_at: new Date() })

@@ -18,7 +18,7 @@ export const ENDPOINT_WAKES_CHANNEL = 'hireloop_endpoint_wakes';
  * or replay while it is failing): after the commit, this deployment's loop waker looks at each
  * endpoint and wakes its loop if it has to look sooner than it would (or starts it). A request
  * row, not a signal from here: it commits or rolls back with the queueing, survives a crash after
- * the commit, and takes no lock on the webhook row (a fan-out holds those FOR SHARE).
+ * the commit, and takes no lock on the webhook row.
  */
 export async function retriesQueued(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue'>, webhookIds: string[]): Promise<void> {
   const ids = [...new Set(webhookIds)];

@@ -245,9 +245,14 @@ export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: 
 }
 
 /**
- * Enabled webhooks of the organization that subscribe to `type` (or to everything), locked FOR
- * SHARE until the fan-out commits: a concurrent delete or disable waits for it, and then cancels
- * the deliveries it wrote too.
+ * Enabled webhooks of the organization that subscribe to `type` (or to everything), locked FOR KEY
+ * SHARE until the fan-out commits. A disable or delete locks the row FOR UPDATE before it cancels
+ * the endpoint's queue (`cancelEndpointDeliveries`), so it waits for the fan-out and then cancels
+ * the deliveries it wrote too; a fan-out that comes after that lock waits for it and then sees the
+ * endpoint gone. Recording an
+ * attempt's outcome on the row (a plain UPDATE of its counters) conflicts with neither: FOR SHARE
+ * made every attempt result of a storm wait for the ingest transactions, and each ingest for them
+ * (docs/benchmarks.md, issue 19).
  */
 export function subscribers(db: Db, organizationId: string, type: string) {
   return live(db)
@@ -255,6 +260,6 @@ export function subscribers(db: Db, organizationId: string, type: string) {
     .where('status', '=', 'enabled')
     .where((eb) => eb.or([eb(sql.lit(type), '=', eb.fn.any('events')), eb(sql.lit('*'), '=', eb.fn.any('events'))]))
     .select(['id', 'consecutive_failures'])
-    .forShare()
+    .forKeyShare()
     .execute();
 }
