@@ -14,6 +14,18 @@ describe('forbidden topics: the lists', () => {
     }
   });
 
+  it('every term, written into a sentence, is caught in its own language (each reaches the one-scan pre-check)', () => {
+    for (const [language, lists] of Object.entries(FORBIDDEN_TERMS) as [keyof typeof FORBIDDEN_TERMS, Record<ProtectedTopic, readonly string[]>][]) {
+      for (const [topic, terms] of Object.entries(lists)) {
+        for (const term of terms) {
+          const written = term.replace(/\*$/, 'en').replaceAll('?', 's');
+          const match = findForbiddenTopic(`Tell me about ${written} please`, language);
+          assert.ok(match, `"${written}" (${language}, ${topic}) was not caught`);
+        }
+      }
+    }
+  });
+
   it('every term is written folded, so it can match folded text', () => {
     for (const lists of Object.values(FORBIDDEN_TERMS)) {
       for (const term of Object.values(lists).flat()) {

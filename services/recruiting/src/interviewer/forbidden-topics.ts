@@ -117,11 +117,25 @@ export interface ForbiddenTopicMatch {
 export type InterviewerLanguage = keyof typeof FORBIDDEN_TERMS;
 
 /**
+ * Per interview language, one pattern of every term checked for it: most follow-ups touch no
+ * topic, and one scan of the text answers that, where the terms one by one took about two
+ * hundred (a few per cent of recruiting's CPU per turn in bench:interview's profile). The terms'
+ * own patterns then find the first in list order, as before.
+ */
+const ANY_TERM = Object.fromEntries(
+  (Object.keys(FORBIDDEN_TERMS) as InterviewerLanguage[]).map((language) => [
+    language,
+    new RegExp(COMPILED.filter((t) => t.language === language || t.language === 'en').map((t) => `(?:${t.pattern.source})`).join('|'), 'u'),
+  ]),
+) as Record<InterviewerLanguage, RegExp>;
+
+/**
  * The first protected topic a follow-up touches, in its interview's language or in English, or
  * null when it touches none.
  */
 export function findForbiddenTopic(text: string, language: InterviewerLanguage): ForbiddenTopicMatch | null {
   const folded = foldForMatching(text).replace(WORK_PHRASE_PATTERN, ' ');
+  if (!ANY_TERM[language].test(folded)) return null;
   for (const term of COMPILED) {
     if ((term.language === language || term.language === 'en') && term.pattern.test(folded)) return { topic: term.topic, term: term.term, language: term.language };
   }
