@@ -19,7 +19,7 @@ import type { EndpointLoops } from './deliveries/endpoint-loops.js';
 import type { DeliverySettings } from './deliveries/delivery-settings.js';
 import { handOverLegacyRetry } from './deliveries/legacy-retries.js';
 import { replay } from './webhooks/replay.js';
-import { redactErasedEvents } from './tasks/erasure-tombstones.js';
+import { redactIngestedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
 import { erasureRetry } from './tasks/erasure-retry.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, jobDescriptionInput, markTaskRunning, toTask } from './tasks/tasks.queries.js';
@@ -117,7 +117,13 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       ingest: systemProcedure
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
-        .mutation(async ({ input }) => ({ queued: await db.transaction().execute(async (trx) => ingestEvents(trx, delivery, await redactErasedEvents(trx, input.events))) })),
+        .mutation(async ({ input }) => ({
+          queued: await db.transaction().execute(async (trx) => {
+            const queued = await ingestEvents(trx, delivery, input.events);
+            await redactIngestedEvents(trx, input.events);
+            return queued;
+          }),
+        })),
       list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, inviteUrls, ctx.org, input)),
       get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, inviteUrls, ctx.org, input.id)),
     }),

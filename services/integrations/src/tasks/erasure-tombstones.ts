@@ -8,7 +8,11 @@ import type { EventEnvelope } from '../deliveries/fan-out.js';
  * only) in the transaction that scrubs the stored copies, and every later ingest stores the events
  * that name one of them redacted. One advisory lock per organization orders the two: the scrub
  * takes it alone, each ingest shares it, so an ingest either commits before the scrub (which then
- * redacts what it stored) or starts after it (and sees its tombstones).
+ * redacts what it stored) or takes it after the scrub committed (and sees its tombstones). The
+ * ingest takes it last, once its events and deliveries are written, so it is held for the
+ * tombstone check and the commit only: held for a whole fan-out (10 000 deliveries in a storm's
+ * call), it made every erasure of the organization wait behind each ingest, and each ingest
+ * behind every erasure (docs/benchmarks.md, issue 19).
  */
 const organizationLock = (organizationId: string) => sql`hashtextextended(${`erasure:${organizationId}`}, 0)`;
 
@@ -28,12 +32,13 @@ export async function recordTombstones(trx: Transaction<IntegrationsDB>, organiz
 }
 
 /**
- * Events handed in by another service's relay, as they are to be stored: those that name an
- * erased person keep their type and ids only (redactEvent, as the scrub leaves stored ones).
- * Takes the ingest's side of the lock for each organization of the batch (in one order).
+ * Events handed in by another service's relay, once written in the ingest's transaction (events
+ * and deliveries; deliveries carry no payload): those that name an erased person are stored with
+ * their type and ids only (redactEvent, as the scrub leaves stored ones). Takes the ingest's side
+ * of the lock for each organization of the batch (in one order), held to the commit.
  */
-export async function redactErasedEvents<E extends EventEnvelope & { organizationId: string }>(trx: Transaction<IntegrationsDB>, events: E[]): Promise<E[]> {
-  if (events.length === 0) return events;
+export async function redactIngestedEvents(trx: Transaction<IntegrationsDB>, events: (EventEnvelope & { organizationId: string })[]): Promise<void> {
+  if (events.length === 0) return;
   for (const organizationId of [...new Set(events.map((e) => e.organizationId))].sort()) {
     await sql`select pg_advisory_xact_lock_shared(${organizationLock(organizationId)})`.execute(trx);
   }
@@ -42,7 +47,8 @@ export async function redactErasedEvents<E extends EventEnvelope & { organizatio
   const named = await sql<{ i: string }>`
     select distinct x.i from unnest(${texts}::text[], ${orgs}::text[]) with ordinality as x(t, o, i)
     where exists (select 1 from integrations.erased_ids e where e.organization_id = x.o and position('"' || e.id || '"' in x.t) > 0)`.execute(trx);
-  if (named.rows.length === 0) return events;
-  const redact = new Set(named.rows.map((r) => Number(r.i) - 1));
-  return events.map((event, i) => (redact.has(i) ? { ...event, ...redactEvent(event) } : event));
+  for (const { i } of named.rows) {
+    const { organizationId, ...event } = events[Number(i) - 1]!;
+    await trx.updateTable('integrations.events').set({ payload: JSON.stringify(redactEvent(event)) }).where('organization_id', '=', organizationId).where('id', '=', event.id).execute();
+  }
 }
