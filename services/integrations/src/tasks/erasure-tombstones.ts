@@ -5,19 +5,18 @@ import type { EventEnvelope } from '../deliveries/fan-out.js';
 /**
  * Closes the window between an outbox relay reading a person's events and integrations storing
  * them (issue 11): the erasure's integrations step records the person's ids here (tombstones, ids
- * only) before it scrubs the stored copies, and every later ingest stores the events that name one
- * of them redacted. One advisory lock per organization orders the two: recording the tombstones
- * takes it alone, each ingest shares it, so an ingest either commits before the tombstones do (and
- * the scrub, which starts after them, redacts what it stored) or takes it after they committed
- * (and sees them). Each side holds it briefly: the erasure for the tombstones' insert, the ingest
- * for the tombstone check and its commit, once its events and deliveries are written. Held for a
- * whole fan-out (10 000 deliveries in a storm's call) and a whole scrub, it made every erasure of
- * the organization wait behind each ingest, and each ingest behind every erasure
- * (docs/benchmarks.md, issue 19).
+ * only) in the transaction that scrubs the stored copies, and every later ingest stores the events
+ * that name one of them redacted. One advisory lock per organization orders the two: the scrub
+ * takes it alone, each ingest shares it, so an ingest either commits before the scrub (which then
+ * redacts what it stored) or takes it after the scrub committed (and sees its tombstones). The
+ * ingest takes it last, once its events and deliveries are written, so it is held for the
+ * tombstone check and the commit only: held for a whole fan-out (10 000 deliveries in a storm's
+ * call), it made every erasure of the organization wait behind each ingest, and each ingest
+ * behind every erasure (docs/benchmarks.md, issue 19).
  */
 const organizationLock = (organizationId: string) => sql`hashtextextended(${`erasure:${organizationId}`}, 0)`;
 
-/** The erasure's side of the lock, held to the end of the transaction that records the tombstones. */
+/** The erasure scrub's side of the lock, held to the end of its transaction. */
 export async function lockForScrub(trx: Transaction<IntegrationsDB>, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${organizationLock(organizationId)})`.execute(trx);
 }

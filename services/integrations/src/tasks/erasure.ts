@@ -155,20 +155,11 @@ async function redactTaskInputs(trx: Db, organizationId: string, ids: string[]):
  * DELETE, redactAtsEventsByEmail); stored task requests that name them keep their ids only. The ids stay as tombstones, so events that reach integrations
  * later (a relay that read them before this step) are stored redacted (erasure-tombstones.ts).
  * Running it again changes nothing.
- *
- * The tombstones commit first, under the organization's erasure lock; the scrub follows in a
- * transaction of its own, without it. Every ingest that took the lock before the tombstones has
- * committed by then (the scrub sees and redacts its events), and every later one redacts its own.
- * Holding the lock through the scrub made the organization's ingests, and its other erasures,
- * wait for it. A crash between the two leaves tombstones without the scrub, and the step's retry
- * does both again.
  */
-export async function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]) {
-  await db.transaction().execute(async (trx) => {
+export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]) {
+  return db.transaction().execute(async (trx) => {
     await lockForScrub(trx, organizationId);
     await recordTombstones(trx, organizationId, candidateId, ids);
-  });
-  return db.transaction().execute(async (trx) => {
     const eventIds = (await trx.selectFrom('integrations.events').select('id').where('organization_id', '=', organizationId).where(mentionsAnyId('payload', ids)).execute()).map((r) => r.id);
     const events = await redactEventPayloads(trx, SCHEMA, 'events', organizationId, ids);
     const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, ids);
