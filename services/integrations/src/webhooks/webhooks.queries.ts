@@ -249,10 +249,9 @@ export async function deleteWebhook(db: Kysely<IntegrationsDB>, organizationId: 
  * SHARE until the fan-out commits. A disable or delete locks the row FOR UPDATE before it cancels
  * the endpoint's queue (`cancelEndpointDeliveries`), so it waits for the fan-out and then cancels
  * the deliveries it wrote too; a fan-out that comes after that lock waits for it and then sees the
- * endpoint gone. Recording an
- * attempt's outcome on the row (a plain UPDATE of its counters) conflicts with neither: FOR SHARE
- * made every attempt result of a storm wait for the ingest transactions, and each ingest for them
- * (docs/benchmarks.md, issue 19).
+ * endpoint gone. Recording an attempt's outcome on the row (a plain UPDATE of its counters)
+ * conflicts with neither: FOR SHARE made every attempt result of a storm wait for the ingest
+ * transactions, and each ingest for them (docs/benchmarks.md, issue 19).
  */
 export function subscribers(db: Db, organizationId: string, type: string) {
   return live(db)
