@@ -248,4 +248,41 @@ describe('webhooks and events as an outside client reads the spec', () => {
       await receiver.close();
     }
   });
+
+  it('a fan-out racing a disable or a delete: the change waits for it, then cancels what it queued', async () => {
+    const receiver = await startReceiver();
+    const ingest = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await ingest.connect();
+    try {
+      for (const change of ['disable', 'delete'] as const) {
+        const hook = await registerWebhook(org.key, receiver.url);
+        // What an ingest holds until it commits (fan-out.ts): the subscribed endpoint FOR KEY
+        // SHARE, its event, and a delivery queued for the endpoint.
+        const eventId = `evt_race_${change}_${Date.now()}`;
+        const deliveryId = `dlv_race_${change}_${Date.now()}`;
+        await ingest.query('begin');
+        await ingest.query('select id from integrations.webhooks where id = $1 for key share', [hook.id]);
+        await ingest.query(`insert into integrations.events (id, organization_id, type, payload, created_at) values ($1, $2, 'position.created', $3, now())`, [
+          eventId, org.organization.id, JSON.stringify({ id: eventId, type: 'position.created', createdAt: new Date().toISOString(), data: {} }),
+        ]);
+        await ingest.query(`insert into integrations.deliveries (id, organization_id, webhook_id, event_id, event_type, task_queue, status, next_attempt_at) values ($1, $2, $3, $4, 'position.created', 'race-test', 'pending', now())`, [
+          deliveryId, org.organization.id, hook.id, eventId,
+        ]);
+        const changing = change === 'disable'
+          ? call('PATCH', `/api/v1/webhooks/${hook.id}`, { key: org.key, body: { status: 'disabled' } })
+          : call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: org.key });
+        const waiting = async () => Number((await db.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%integrations%webhooks%for update%'`)).rows[0].n);
+        await eventually(waiting, (n) => n >= 1, 15_000);
+        await ingest.query('commit');
+        const res = await changing;
+        assert.equal(res.status, change === 'disable' ? 200 : 204, res.text);
+        const delivery = await db.query('select status from integrations.deliveries where id = $1', [deliveryId]);
+        assert.equal(delivery.rows[0].status, 'cancelled', `the delivery the fan-out queued during the ${change} is cancelled`);
+      }
+    } finally {
+      await ingest.query('rollback').catch(() => undefined);
+      await ingest.end();
+      await receiver.close();
+    }
+  });
 });
