@@ -121,23 +121,40 @@ async function evaluationsAndErasures(bench: Bench, org: BenchOrganization, coun
   );
   // From the first answer sent to `completed`.
   const workflowIds = prepared.flatMap(({ interview, candidateId }) => [`evaluate:${interview.id}`, `erase:${candidateId}`]);
+  const timings = new Map<string, ClientTimes>();
   const evaluations = prepared.map(async ({ interview }) => {
     const started = Date.now();
     await answerInterview(bench, interview.inviteUrl);
+    const requested = Date.now();
     const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/interviews/${interview.id}/evaluation`)).data, (e) => e?.status === 'completed' || e?.status === 'failed', deadline);
+    timings.set(`evaluate:${interview.id}`, { started, requested, seen: Date.now() });
     return done?.status === 'completed' ? (Date.now() - started) / 1000 : null;
   });
   const erasures = prepared.map(async ({ candidateId }) => {
     const started = Date.now();
     const task = await api(bench, org, 'DELETE', `/api/v1/candidates/${candidateId}`);
+    const requested = Date.now();
     const done = await until(async () => (await api(bench, org, 'GET', `/api/v1/tasks/${task.data.id}`)).data, (t) => t?.status === 'succeeded' || t?.status === 'failed', deadline);
+    timings.set(`erase:${candidateId}`, { started, requested, seen: Date.now() });
     return done?.status === 'succeeded' ? (Date.now() - started) / 1000 : null;
   });
-  return { evaluations: await Promise.all(evaluations), erasures: await Promise.all(erasures), workflowIds };
+  return { evaluations: await Promise.all(evaluations), erasures: await Promise.all(erasures), workflowIds, timings };
 }
 
-/** Where a workflow's time went, from its history: ms waiting for a worker to take a task, ms of workflow tasks, ms of activities. */
-interface Breakdown { kind: 'evaluate' | 'erase'; queued: number; workflowTasks: number; activities: number; total: number; byActivity: Map<string, number> }
+/**
+ * The bench's clock for one piece of work (ms since the epoch): when it began (the first answer,
+ * or the DELETE), when its requests were answered (the last answer, or the DELETE's answer), and
+ * when its polling saw the end.
+ */
+interface ClientTimes { started: number; requested: number; seen: number }
+
+/**
+ * Where a workflow's time went, from its history: ms waiting for a worker to take a task, ms of
+ * workflow tasks, ms of activities; and around the run, from the bench's clock (ClientTimes): ms
+ * of the requests that started it, from their answer to the workflow's start (the relay), and
+ * from its end until the polling saw it.
+ */
+interface Breakdown { kind: 'evaluate' | 'erase'; queued: number; workflowTasks: number; activities: number; total: number; byActivity: Map<string, number>; requests: number; toStart: number; toSeen: number }
 
 const msOf = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
 
@@ -147,12 +164,12 @@ const msOf = (t: { seconds?: unknown; nanos?: number | null } | null | undefined
  * a workflow task started to completed, and from an activity started to completed (the step
  * itself: our services and Postgres), summed over the run.
  */
-async function breakdowns(temporal: Client, ids: string[]): Promise<Breakdown[]> {
+async function breakdowns(temporal: Client, ids: string[], timings: Map<string, ClientTimes>): Promise<Breakdown[]> {
   return Promise.all(ids.map(async (id) => {
     const history = await temporal.workflow.getHandle(id).fetchHistory();
     const events = history.events ?? [];
     const at = new Map(events.map((e) => [Number(e.eventId), msOf(e.eventTime)]));
-    const out: Breakdown = { kind: id.startsWith('erase:') ? 'erase' : 'evaluate', queued: 0, workflowTasks: 0, activities: 0, total: 0, byActivity: new Map() };
+    const out: Breakdown = { kind: id.startsWith('erase:') ? 'erase' : 'evaluate', queued: 0, workflowTasks: 0, activities: 0, total: 0, byActivity: new Map(), requests: 0, toStart: 0, toSeen: 0 };
     const activityNames = new Map<number, string>();
     for (const e of events) {
       const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
@@ -172,7 +189,10 @@ async function breakdowns(temporal: Client, ids: string[]): Promise<Breakdown[]>
         out.byActivity.set(name, (out.byActivity.get(name) ?? 0) + ran);
       }
     }
-    out.total = msOf(events.at(-1)?.eventTime) - msOf(events[0]?.eventTime);
+    const [first, last] = [msOf(events[0]?.eventTime), msOf(events.at(-1)?.eventTime)];
+    out.total = last - first;
+    const client = timings.get(id);
+    if (client) Object.assign(out, { requests: client.requested - client.started, toStart: first - client.requested, toSeen: client.seen - last });
     return out;
   }));
 }
@@ -187,9 +207,9 @@ function activityCells(all: Breakdown[], kind: Breakdown['kind']): string {
 /** Median seconds of each part, for one kind of workflow. */
 function breakdownCells(all: Breakdown[], kind: Breakdown['kind']): string {
   const of = all.filter((b) => b.kind === kind);
-  if (of.length === 0) return '– | – | – | –';
+  if (of.length === 0) return '– | – | – | – | – | – | –';
   const p50 = (pick: (b: Breakdown) => number) => (percentile(of.map(pick), 50) / 1000).toFixed(2);
-  return `${p50((b) => b.total)} | ${p50((b) => b.queued)} | ${p50((b) => b.workflowTasks)} | ${p50((b) => b.activities)}`;
+  return `${p50((b) => b.requests)} | ${p50((b) => b.toStart)} | ${p50((b) => b.total)} | ${p50((b) => b.queued)} | ${p50((b) => b.workflowTasks)} | ${p50((b) => b.activities)} | ${p50((b) => b.toSeen)}`;
 }
 
 /** Restarts the stack's integrations with other settings (same port); returns the new process's pid. */
@@ -274,7 +294,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const core = (name: string) => `${((idle.bySource.get(name) ?? 0) / idle.wall * 100).toFixed(1)} %`;
     const after = { deliveryWorkflows: await running(` AND Kind = 'webhook_delivery'`), all: await running(), workerRss: memoryOf([pidOf(bench, 'worker')]) };
     const rows = await deliveryStates(db, org.id);
-    const [quietParts, stormParts] = [await breakdowns(temporal, baseline.workflowIds), await breakdowns(temporal, stormWork.workflowIds)];
+    const [quietParts, stormParts] = [await breakdowns(temporal, baseline.workflowIds, baseline.timings), await breakdowns(temporal, stormWork.workflowIds, stormWork.timings)];
     const peak = Math.max(...samples.map((s) => s.deliveryWorkflows), 0);
     const peakAll = Math.max(...samples.map((s) => s.all), 0);
     const peakRss = Math.max(...samples.map((s) => s.workerRss ?? 0), 0);
@@ -292,10 +312,10 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       `| time to \`evaluation.completed\` | ${seconds(baseline.evaluations)} | ${seconds(stormWork.evaluations)} | ${ratio(stormWork.evaluations, baseline.evaluations)} |`,
       `| time to the erasure task \`succeeded\` | ${seconds(baseline.erasures)} | ${seconds(stormWork.erasures)} | ${ratio(stormWork.erasures, baseline.erasures)} |`,
       '',
-      'Where each workflow\'s time went (medians, seconds, from its history): from its start to its end; waiting for a worker to take each task (scheduled → started: Temporal and polling); running its workflow tasks; running its activities (our services and Postgres):',
+      'Where each piece of work\'s time went (medians, seconds): the requests that start it (the evaluation\'s answers, the erasure\'s DELETE), from their answer to the workflow\'s start (the outbox relay), then from its history: from its start to its end; waiting for a worker to take each task (scheduled → started: Temporal and polling); running its workflow tasks; running its activities (our services and Postgres); then from its end until the bench\'s polling saw it (GET every 0.2 s):',
       '',
-      '| workflow | run | queued | workflow tasks | activities |',
-      '|---|---:|---:|---:|---:|',
+      '| workflow | requests | to its start | run | queued | workflow tasks | activities | until seen |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       `| evaluation, before the storm | ${breakdownCells(quietParts, 'evaluate')} |`,
       `| evaluation, during the storm | ${breakdownCells(stormParts, 'evaluate')} |`,
       `| erasure, before the storm | ${breakdownCells(quietParts, 'erase')} |`,
