@@ -20,8 +20,14 @@ import { resealWebhookSecrets } from './webhooks/secret-reseal.js';
 
 const config = loadIntegrationsConfig();
 const logger = createLogger('integrations', config.LOG_LEVEL);
-const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integrations', max: 20, timeouts: databaseTimeouts(config) });
+// Two pools, one per kind of work (ARCHITECTURE.md, "Lanes"): requests (the API, the workflows'
+// steps: erasure, tasks, ATS events) and the delivery lane (fan-out, dispatcher, the endpoints'
+// loops and replays). A storm of dead endpoints then queues for its own connections: before,
+// an erasure's step or a DELETE waited behind a hundred loop rounds for one of 20 shared ones.
+const pool = createPool({ url: config.DATABASE_URL, applicationName: 'integrations', max: 10, timeouts: databaseTimeouts(config) });
 const db = createDb<IntegrationsDB>(pool);
+const deliveryPool = createPool({ url: config.DATABASE_URL, applicationName: 'integrations-deliveries', max: 20, timeouts: databaseTimeouts(config) });
+const deliveryDb = createDb<IntegrationsDB>(deliveryPool);
 await migrateDatabase(config.DATABASE_URL, SCHEMA, migrations, databaseTimeouts(config));
 
 const lanes = laneQueues(config.TEMPORAL_TASK_QUEUE);
@@ -53,10 +59,11 @@ if (sealedEvents > 0) logger.info({ events: sealedEvents }, 'sealed the invite U
 const sender = new DeliverySender(secrets, http, inviteUrls);
 const temporal = new Client({ connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
 const relayTiming = { callTimeoutMs: config.RELAY_CALL_TIMEOUT_MS };
-const loops = new EndpointLoops(db, delivery, temporal, logger, relayTiming);
-const rounds = new EndpointRounds({ db, settings: delivery, sender, temporal, loops, logger });
+const loops = new EndpointLoops(deliveryDb, delivery, temporal, logger, relayTiming);
+const rounds = new EndpointRounds({ db: deliveryDb, settings: delivery, sender, temporal, loops, logger });
 const router = createIntegrationsRouter({
   db,
+  deliveryDb,
   cursors: new CursorCodec(config.CURSOR_KEYS),
   secrets,
   delivery,
@@ -71,14 +78,14 @@ const router = createIntegrationsRouter({
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
-const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await db.transaction().execute((trx) => ingestEvents(trx, delivery, events))), logger, relayTiming);
+const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await deliveryDb.transaction().execute((trx) => ingestEvents(trx, delivery, events))), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, Object.values(lanes), logger, relayTiming);
 await relay.start(config.DATABASE_URL);
-const dispatcher = new Dispatcher(db, delivery, sender, loops, logger);
+const dispatcher = new Dispatcher(deliveryDb, delivery, sender, loops, logger);
 await dispatcher.start(config.DATABASE_URL);
 await loops.start(config.DATABASE_URL);
-const replays = new ReplayQueue(db, delivery, logger, relayTiming);
+const replays = new ReplayQueue(deliveryDb, delivery, logger, relayTiming);
 await replays.start(config.DATABASE_URL);
 void ensurePurgeSchedule(temporal, lanes, config.PURGE_INTERVAL_MINUTES, logger);
 
@@ -92,5 +99,6 @@ await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger,
   await relay.stop();
   await http.close();
   await temporal.connection.close();
+  await deliveryDb.destroy();
   await db.destroy();
 });

@@ -27,7 +27,10 @@ import { acceptAtsEvent, finishAtsEvent, getAtsEventPayload } from './ats/ats.qu
 import { AppError } from '@hireloop/platform';
 
 export interface IntegrationsDeps {
+  /** Requests' connections: the API and the workflows' steps. */
   db: Kysely<IntegrationsDB>;
+  /** The delivery lane's own connections (fan-out, legacy hand-overs), so that its backlog never holds a request's. */
+  deliveryDb: Kysely<IntegrationsDB>;
   cursors: CursorCodec;
   secrets: SecretBox;
   delivery: DeliverySettings;
@@ -49,7 +52,7 @@ const Published = z.object({ id: z.string(), type: EventType, createdAt: z.strin
 const Failure = z.object({ code: z.string().max(100), message: z.string().max(2000) });
 
 export function createIntegrationsRouter(deps: IntegrationsDeps) {
-  const { db, cursors, secrets, delivery, lanes, inviteUrls, temporal, rounds, loops, recruiting, retention } = deps;
+  const { db, deliveryDb, cursors, secrets, delivery, lanes, inviteUrls, temporal, rounds, loops, recruiting, retention } = deps;
   /** After a commit that cancelled an endpoint's deliveries: its retry loop ends now. */
   const stop = (webhookIds: string[]) => loops.terminate(webhookIds);
   const endpoint = z.object({ id: WebhookId });
@@ -106,7 +109,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       attempt: systemOrgProcedure
         .input(z.object({ deliveryId: DeliveryId, generation: z.number().int().min(0), waitSeconds: z.number().min(0).nullable(), taskToken: z.base64().max(4096) }))
         .output(z.object({ outcome: z.enum(['accepted', 'busy', 'full', 'stopped']) }))
-        .mutation(({ ctx, input }) => handOverLegacyRetry(db, delivery, ctx.org, input.deliveryId)),
+        .mutation(({ ctx, input }) => handOverLegacyRetry(deliveryDb, delivery, ctx.org, input.deliveryId)),
       /** The retention purge, run by the `purge-webhook-events` Temporal schedule. */
       purge: systemProcedure
         .output(z.object({ events: z.number().int(), attempts: z.number().int(), atsEvents: z.number().int(), outbox: z.number().int(), workflowOutbox: z.number().int(), idempotency: z.number().int(), auditEvents: z.number().int(), erasedIds: z.number().int() }))
@@ -118,7 +121,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
         .mutation(async ({ input }) => ({
-          queued: await db.transaction().execute(async (trx) => {
+          queued: await deliveryDb.transaction().execute(async (trx) => {
             const queued = await ingestEvents(trx, delivery, input.events);
             await redactIngestedEvents(trx, input.events);
             return queued;
