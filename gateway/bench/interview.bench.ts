@@ -73,8 +73,8 @@ interface Turn {
  */
 class SteadyWindow {
   private answeredOnce = 0;
-  opened: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
-  closed: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
+  private opened: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
+  private closed: { at: number; cpu: ReturnType<typeof snapshotCpu> } | null = null;
   constructor(private readonly candidates: number, private readonly sources: CpuSource[] | null) {}
   firstAnswerRead(): void {
     if (++this.answeredOnce === this.candidates && this.sources) this.opened = { at: performance.now(), cpu: snapshotCpu(this.sources) };
