@@ -65,11 +65,6 @@ export async function startTemporalDevServer(options: {
   // third of the dev server's CPU per workflow). FULL syncs the log on every commit, as durable as
   // before; a throw-away test stack syncs nothing, as its Postgres (postgres.ts `fast`).
   args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', `synchronous=${options.fast ? 'off' : 'full'}`);
-  // Eager activity dispatch (off by default in the server): a workflow task that schedules an
-  // activity on its own task queue gets that activity back in its completion's answer, when the
-  // worker has a free slot, instead of the activity going through matching and a worker's poll
-  // (docs/operations.md, "Work lanes"; docs/benchmarks.md).
-  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log, ownGroup: options.ownGroup });
   writeFileSync(pidFile, String(child.pid));
   const address = `127.0.0.1:${options.port}`;
