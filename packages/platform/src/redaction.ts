@@ -58,17 +58,26 @@ type AnyDb = Kysely<any> | Transaction<any>;
 /**
  * Redacts the payloads of one organization's events that mention any of `ids`, in a table of
  * events (`<schema>.<table>` with `id`, `organization_id`, `payload`). Already redacted payloads
- * are left alone, so running it again changes nothing. Returns how many rows it redacted.
+ * are left alone, so running it again changes nothing. Returns how many rows it redacted, and the
+ * ids of every row that mentions one of `ids` (those redacted before too), from the same scan:
+ * the payload's text is searched once.
  */
-export async function redactEventPayloads(db: AnyDb, schema: string, table: string, organizationId: string, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const rows = await sql<{ id: string; payload: StoredEvent }>`
-    select id, payload from ${sql.id(schema, table)}
+export async function redactEventPayloadsMentioning(db: AnyDb, schema: string, table: string, organizationId: string, ids: string[]): Promise<{ redacted: number; mentioning: string[] }> {
+  if (ids.length === 0) return { redacted: 0, mentioning: [] };
+  const rows = await sql<{ id: string; payload: StoredEvent; redacted: boolean }>`
+    select id, payload, coalesce((payload -> 'data' ->> 'redacted')::boolean, false) as redacted from ${sql.id(schema, table)}
     where organization_id = ${organizationId} and ${mentionsAnyId('payload', ids)}
-      and not coalesce((payload -> 'data' ->> 'redacted')::boolean, false)
     for update`.execute(db);
+  let redacted = 0;
   for (const row of rows.rows) {
+    if (row.redacted) continue;
     await sql`update ${sql.id(schema, table)} set payload = ${JSON.stringify(redactEvent(row.payload))}::jsonb where id = ${row.id}`.execute(db);
+    redacted++;
   }
-  return rows.rows.length;
+  return { redacted, mentioning: rows.rows.map((r) => r.id) };
+}
+
+/** redactEventPayloadsMentioning, for a caller that needs the count only. */
+export async function redactEventPayloads(db: AnyDb, schema: string, table: string, organizationId: string, ids: string[]): Promise<number> {
+  return (await redactEventPayloadsMentioning(db, schema, table, organizationId, ids)).redacted;
 }

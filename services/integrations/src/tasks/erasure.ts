@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { appErrorFromClientError, enqueueWorkflowStart, idsOnly, mentionsAnyId, newId, recordAudit, recordEvent, redactEventPayloads, sql, type Kysely } from '@hireloop/platform';
+import { appErrorFromClientError, enqueueWorkflowStart, idsOnly, mentionsAnyId, newId, recordAudit, recordEvent, redactEventPayloads, redactEventPayloadsMentioning, sql, type Kysely } from '@hireloop/platform';
 import type { Expression, SqlBool } from 'kysely';
 import { ID_PREFIXES, type Task } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
@@ -160,8 +160,8 @@ export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: st
   return db.transaction().execute(async (trx) => {
     await lockForScrub(trx, organizationId);
     await recordTombstones(trx, organizationId, candidateId, ids);
-    const eventIds = (await trx.selectFrom('integrations.events').select('id').where('organization_id', '=', organizationId).where(mentionsAnyId('payload', ids)).execute()).map((r) => r.id);
-    const events = await redactEventPayloads(trx, SCHEMA, 'events', organizationId, ids);
+    // One scan of the organization's events: those to redact, and every one that names the person (their excerpts go).
+    const { redacted: events, mentioning: eventIds } = await redactEventPayloadsMentioning(trx, SCHEMA, 'events', organizationId, ids);
     const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, ids);
     const excerpts = eventIds.length
       ? Number(
