@@ -20,7 +20,7 @@ import { resealWebhookSecrets } from './webhooks/secret-reseal.js';
 
 const config = loadIntegrationsConfig();
 const logger = createLogger('integrations', config.LOG_LEVEL);
-// Two pools, one per kind of work (ARCHITECTURE.md, "Lanes"): requests (the API, the workflows'
+// Two pools, one per kind of work (docs/operations.md, "Database connections"): requests (the API, the workflows'
 // steps: erasure, tasks, ATS events) and the delivery lane (fan-out, dispatcher, the endpoints'
 // loops and replays). A storm of dead endpoints then queues for its own connections: before,
 // an erasure's step or a DELETE waited behind a hundred loop rounds for one of 20 shared ones.
