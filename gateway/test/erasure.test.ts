@@ -6,7 +6,9 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { ID_PREFIXES } from '@hireloop/contracts';
-import { InternalTokenCache, integrationsEventSink, newId, type PublishedEvent } from '@hireloop/platform';
+import { createDb, createPool, InternalTokenCache, integrationsEventSink, newId, type PublishedEvent } from '@hireloop/platform';
+import type { IntegrationsDB } from '@hireloop/integrations/db';
+import { ingestOwnEvents } from '@hireloop/integrations/deliveries/ingest';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { assertError, unique } from './api-assertions.js';
 import { tablesHolding } from './erasure-scan.js';
@@ -43,6 +45,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
   let task: { id: string; kind: string; status: string; candidateId: string | null };
   let scoreBefore: number;
   let relayedEarly: PublishedEvent;
+  let ownEarly: PublishedEvent;
   let namingTaskId: string;
 
   before(async () => {
@@ -107,6 +110,22 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     await db.query(
       `insert into integrations.tasks (id, organization_id, kind, status, input) values ($1, $2, 'job_description', 'succeeded', $3)`,
       [namingTaskId, org.organization.id, JSON.stringify({ title: `Brief for ${person.name}`, candidateId, interview: { id: interview.id, contact: person.email } })],
+    );
+
+    // An event of integrations' own that names the person, which its outbox publisher claimed
+    // before the erasure (the lease keeps every publisher off it meanwhile), kept to be handed in
+    // after the scrub as that publisher would.
+    ownEarly = {
+      id: newId(ID_PREFIXES.event),
+      type: 'task.succeeded',
+      createdAt: new Date().toISOString(),
+      data: { id: namingTaskId, kind: 'job_description', status: 'succeeded', candidateId, result: { text: `Brief for ${person.name}` } },
+      organizationId: org.organization.id,
+    };
+    const { organizationId: _, ...ownEnvelope } = ownEarly;
+    await db.query(
+      `insert into integrations.outbox (id, organization_id, type, payload, created_at, lease_until) values ($1, $2, $3, $4, $5, now() + interval '1 hour')`,
+      [ownEarly.id, org.organization.id, ownEarly.type, JSON.stringify(ownEnvelope), ownEarly.createdAt],
     );
 
     // The envelope recruiting's outbox relay reads for the interview (it names the person), kept
@@ -225,6 +244,22 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     await sink([late]);
     const stored = (await db.query('select payload from integrations.events where id = $1', [late.id])).rows[0].payload;
     assert.deepEqual(stored.data, { id: interview.id, candidate: { id: candidateId }, positionId: stored.data.positionId, redacted: true });
+  });
+
+  it("an event of integrations' own that its publisher read before the scrub and hands in after it is stored as the scrub left it", async () => {
+    await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    const integrations = createDb<IntegrationsDB>(createPool({ url: testEnv().databaseUrl, applicationName: 'erasure-test', max: 1 }));
+    try {
+      await ingestOwnEvents(integrations, { taskQueue: process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop', breakerFailures: 5 }, [ownEarly]);
+    } finally {
+      await integrations.destroy();
+    }
+    await db.query('update integrations.outbox set published_at = now(), lease_until = null where id = $1', [ownEarly.id]);
+    const stored = (await db.query('select payload from integrations.events where id = $1', [ownEarly.id])).rows[0].payload;
+    assert.deepEqual(stored.data, { id: namingTaskId, candidateId, redacted: true });
+    // integrations' own events written after the erasure keep what they say: candidate.erased names the id.
+    const erasedEvents = (await db.query(`select payload from integrations.events where organization_id = $1 and type = 'candidate.erased'`, [org.organization.id])).rows;
+    assert.deepEqual(erasedEvents.map((r) => r.payload.data), [{ id: candidateId }]);
   });
 
   it('the person appears nowhere: every table of every schema, the Temporal histories, events, webhook deliveries, the logs', async () => {

@@ -6,7 +6,7 @@ import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { migrations } from '../migrations/index.js';
 import { loadIntegrationsConfig } from './config.js';
 import { SCHEMA, type IntegrationsDB } from './db.js';
-import { ingestEvents } from './deliveries/fan-out.js';
+import { ingestOwnEvents } from './deliveries/ingest.js';
 import { DeliverySender } from './deliveries/delivery-attempt.js';
 import { Dispatcher } from './deliveries/dispatcher.js';
 import { EndpointRounds } from './deliveries/endpoint-rounds.js';
@@ -78,7 +78,7 @@ const router = createIntegrationsRouter({
 });
 
 // Our own events (task.*, ats_event.processed) fan out like every other service's.
-const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await deliveryDb.transaction().execute((trx) => ingestEvents(trx, delivery, events))), logger, relayTiming);
+const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await ingestOwnEvents(deliveryDb, delivery, events)), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, Object.values(lanes), logger, relayTiming);
 await relay.start(config.DATABASE_URL);

@@ -13,13 +13,12 @@ import {
   createWebhook, deleteWebhook, getWebhookRow, listWebhooks, rotateSecret, sendTestPing, updateWebhook, webhookWithStats,
 } from './webhooks/webhooks.queries.js';
 import { getEvent, listAttempts, listDeliveries, listEvents, purgeExpired, retryDelivery, type RetentionSettings } from './deliveries/deliveries.queries.js';
-import { ingestEvents } from './deliveries/fan-out.js';
+import { ingestRelayedEvents } from './deliveries/ingest.js';
 import type { EndpointRounds } from './deliveries/endpoint-rounds.js';
 import type { EndpointLoops } from './deliveries/endpoint-loops.js';
 import type { DeliverySettings } from './deliveries/delivery-settings.js';
 import { handOverLegacyRetry } from './deliveries/legacy-retries.js';
 import { replay } from './webhooks/replay.js';
-import { redactIngestedEvents } from './tasks/erasure-tombstones.js';
 import { ensureErasureTask, finishCandidateErasure, scrubErasedPerson, startCandidateErasure } from './tasks/erasure.js';
 import { erasureRetry } from './tasks/erasure-retry.js';
 import { createJobDescriptionTask, finishTask, getTaskRow, jobDescriptionInput, markTaskRunning, toTask } from './tasks/tasks.queries.js';
@@ -120,13 +119,7 @@ export function createIntegrationsRouter(deps: IntegrationsDeps) {
       ingest: systemProcedure
         .input(z.object({ events: z.array(Published).max(500) }))
         .output(z.object({ queued: z.number().int() }))
-        .mutation(async ({ input }) => ({
-          queued: await deliveryDb.transaction().execute(async (trx) => {
-            const queued = await ingestEvents(trx, delivery, input.events);
-            await redactIngestedEvents(trx, input.events);
-            return queued;
-          }),
-        })),
+        .mutation(async ({ input }) => ({ queued: await ingestRelayedEvents(deliveryDb, delivery, input.events) })),
       list: orgProcedure.input(ListEventsQuery).output(pageOf(EventEnvelope)).query(({ ctx, input }) => listEvents(db, cursors, inviteUrls, ctx.org, input)),
       get: orgProcedure.input(z.object({ id: EventId })).output(EventEnvelope).query(({ ctx, input }) => getEvent(db, inviteUrls, ctx.org, input.id)),
     }),
