@@ -8,7 +8,7 @@ import { DATABASE_SERVICES, databaseUrlEnv, ensureServiceRoles } from './databas
 import { keySettings, localSecrets } from './secrets.js';
 import { SERVICES } from './services.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
-import { startTemporalDevServer, waitForTemporal, type TemporalHandle } from './temporal-server.js';
+import { startTemporalDevServer, TemporalExitedEarly, waitForTemporal, type TemporalHandle } from './temporal-server.js';
 
 export interface StackOptions {
   /** `start`: fixed, well-known ports, data kept. `test`: free ports, throw-away data, fast Postgres. */
@@ -102,12 +102,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await withProgress(`Checking Temporal at ${given['TEMPORAL_ADDRESS']}`, waitForTemporal(temporalCli, given['TEMPORAL_ADDRESS'], 15_000));
       env['TEMPORAL_ADDRESS'] = given['TEMPORAL_ADDRESS'];
     } else {
-      const tPort = await port(given, 'TEMPORAL_PORT', 7233, mode, 'Temporal frontend');
-      const uiPort = await port(given, 'TEMPORAL_UI_PORT', 8233, mode, 'Temporal UI');
-      temporal = await withProgress(
-        `Starting the Temporal dev server on 127.0.0.1:${tPort} (UI on :${uiPort})`,
-        startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start', fast: mode === 'test' }),
-      );
+      // A test stack's ports are free when picked, but a connection of another process can take
+      // one (they come from the same ephemeral range) before the dev server binds it: it then
+      // exits at once, and a test stack tries again on other ports.
+      const fixedPorts = mode === 'start' || Boolean(given['TEMPORAL_PORT'] || given['TEMPORAL_UI_PORT']);
+      for (let attempt = 1; !temporal; attempt++) {
+        const tPort = await port(given, 'TEMPORAL_PORT', 7233, mode, 'Temporal frontend');
+        const uiPort = await port(given, 'TEMPORAL_UI_PORT', 8233, mode, 'Temporal UI');
+        try {
+          temporal = await withProgress(
+            `Starting the Temporal dev server on 127.0.0.1:${tPort} (UI on :${uiPort})`,
+            startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start', fast: mode === 'test' }),
+          );
+        } catch (err) {
+          if (fixedPorts || attempt === 3 || !(err instanceof TemporalExitedEarly)) throw err;
+        }
+      }
       cleanups.push(temporal.stop);
       env['TEMPORAL_ADDRESS'] = temporal.address;
       temporalUi = temporal.uiUrl;

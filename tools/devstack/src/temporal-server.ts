@@ -40,6 +40,9 @@ export async function waitForTemporal(cli: string, address: string, timeoutMs = 
   }
 }
 
+/** The dev server ended before it answered: most often a port another process took first. */
+export class TemporalExitedEarly extends Error {}
+
 /**
  * `temporal server start-dev` with its state in a SQLite file under `dataDir` (kept between
  * starts, in write-ahead-log mode), the UI on `uiPort`, and our search attributes registered.
@@ -71,7 +74,7 @@ export async function startTemporalDevServer(options: {
   await Promise.race([
     waitForTemporal(options.cli, address),
     child.exited.then((code) => {
-      throw new Error(`Temporal dev server exited with code ${code} before it was ready (port ${options.port} or ${options.uiPort} taken?)`);
+      throw new TemporalExitedEarly(`Temporal dev server exited with code ${code} before it was ready (port ${options.port} or ${options.uiPort} taken?)`);
     }),
   ]);
   return {
