@@ -48,23 +48,37 @@ export function timeLeftText(t: InviteTexts, remainingSeconds: number): string {
 
 const SENTINEL = 1234567;
 
-/** The turn the candidate answers now: one question, one answer field (PRODUCT.md §12). */
-function turnPage(t: InviteTexts, view: InviteView, turn: NonNullable<InviteView['turn']>, action: string, problem?: PageProblem): string {
-  const remaining = view.remainingSeconds ?? 0;
-  const kind = turn.kind === 'follow_up' ? `<span class="kind">${escape(t.followUpLabel)}</span>` : '';
-  // Texts the script shows, in the page's language; `{n}` is a number it fills in.
-  const scriptTexts = {
+/**
+ * The texts the script shows, in the page's language, as the form's `data-text-*` attributes;
+ * `{n}` is a number it fills in. The same for every page of a language, so made once for each.
+ */
+const scriptTextAttributes = new Map<InviteTexts, string>();
+
+function scriptTextsOf(t: InviteTexts): string {
+  const made = scriptTextAttributes.get(t);
+  if (made !== undefined) return made;
+  const sentinel = new Intl.NumberFormat(t.lang === 'de' ? 'de-DE' : 'en-GB').format(SENTINEL);
+  const texts = {
     preparing: t.preparing,
     sendFailed: t.sendFailed,
     timeLeft: t.timeLeft(SENTINEL).replace(String(SENTINEL), '{n}'),
     timeLeftOne: t.timeLeft(1),
     lastMinute: t.lastMinute,
     timeUp: t.timeUp,
-    characters: t.characters(SENTINEL, MAX_ANSWER_CHARS).replace(SENTINEL.toLocaleString(t.lang === 'de' ? 'de-DE' : 'en-GB'), '{n}'),
+    characters: t.characters(SENTINEL, MAX_ANSWER_CHARS).replace(sentinel, '{n}'),
     empty: t.answerEmpty,
-    tooLong: t.answerTooLong(SENTINEL, MAX_ANSWER_CHARS).replace(SENTINEL.toLocaleString(t.lang === 'de' ? 'de-DE' : 'en-GB'), '{n}'),
+    tooLong: t.answerTooLong(SENTINEL, MAX_ANSWER_CHARS).replace(sentinel, '{n}'),
   };
-  const data = Object.entries(scriptTexts).map(([k, v]) => `data-text-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escape(v)}"`).join(' ');
+  const attributes = Object.entries(texts).map(([k, v]) => `data-text-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escape(v)}"`).join(' ');
+  scriptTextAttributes.set(t, attributes);
+  return attributes;
+}
+
+/** The turn the candidate answers now: one question, one answer field (PRODUCT.md §12). */
+function turnPage(t: InviteTexts, view: InviteView, turn: NonNullable<InviteView['turn']>, action: string, problem?: PageProblem): string {
+  const remaining = view.remainingSeconds ?? 0;
+  const kind = turn.kind === 'follow_up' ? `<span class="kind">${escape(t.followUpLabel)}</span>` : '';
+  const data = scriptTextsOf(t);
   const finishBy = remaining <= 0 && view.finishBy ? ` ${escape(t.finishBy(view.finishBy))}` : '';
   return `${header(t, view)}
 <div class="status-line"><p id="progress">${escape(t.progress(turn.questionNumber, view.questionCount))}</p>

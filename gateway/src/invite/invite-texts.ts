@@ -51,9 +51,19 @@ export interface InviteTexts {
   characters: (n: number, max: number) => string;
 }
 
-/** Dates as the candidate reads them, in UTC (the page cannot know the candidate's zone without script). */
-const dateIn = (locale: string) => (iso: string) =>
-  new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(iso));
+/**
+ * Dates as the candidate reads them, in UTC (the page cannot know the candidate's zone without
+ * script). One formatter per language, made once: making one costs more than the rest of a page.
+ */
+const dateIn = (locale: string) => {
+  const format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+  return (iso: string) => format.format(new Date(iso));
+};
+const enDate = dateIn('en-GB');
+const deDate = dateIn('de-DE');
+/** Numbers with the language's grouping (10,000 / 10.000); a kept formatter, as for dates. */
+const enNumber = new Intl.NumberFormat('en-GB');
+const deNumber = new Intl.NumberFormat('de-DE');
 
 const en: InviteTexts = {
   lang: 'en',
@@ -62,7 +72,7 @@ const en: InviteTexts = {
   greeting: (name) => `Hello ${name}, thank you for your interest.`,
   howItWorks: (questions, minutes) =>
     `This interview has ${questions} ${questions === 1 ? 'question' : 'questions'}, and takes ${minutes}. You answer one question at a time, in your own words; after an answer the interviewer may ask a short follow-up. Your progress is saved after every answer: you can close this page and come back to it with the same link.`,
-  validUntil: (date) => `The invite is valid until ${dateIn('en-GB')(date)}.`,
+  validUntil: (date) => `The invite is valid until ${enDate(date)}.`,
   noticeTitle: 'Before you start: how AI is used',
   noticeVersion: (version) => `Notice version ${version}`,
   agreeStart: 'I agree, start',
@@ -80,9 +90,9 @@ const en: InviteTexts = {
   timeLeft: (minutes) => `About ${minutes === 1 ? '1 minute' : `${minutes} minutes`} left of the suggested time.`,
   lastMinute: 'Less than a minute left of the suggested time.',
   timeUp: 'The suggested time is up. Take the time you need to finish; no more follow-up questions will be asked.',
-  finishBy: (date) => `Please finish by ${dateIn('en-GB')(date)}.`,
+  finishBy: (date) => `Please finish by ${enDate(date)}.`,
   answerEmpty: 'Please write an answer before sending it.',
-  answerTooLong: (length, max) => `Your answer is ${length.toLocaleString('en-GB')} characters long; an answer can have at most ${max.toLocaleString('en-GB')}. Please shorten it. Your text is kept below.`,
+  answerTooLong: (length, max) => `Your answer is ${enNumber.format(length)} characters long; an answer can have at most ${enNumber.format(max)}. Please shorten it. Your text is kept below.`,
   staleTurn: 'This question was already answered, perhaps in another tab or window. Here is the current question. What you wrote is kept below, so you can use it again.',
   staleForm: 'The interview now asks one question at a time. Here is the current question. What you wrote for it is kept below.',
   keptText: 'What you wrote',
@@ -94,11 +104,11 @@ const en: InviteTexts = {
   cancelledBody: 'The hiring team cancelled it; there is nothing more to do here. If you think this is a mistake, contact the person who invited you.',
   expiredTitle: 'Invite expired',
   expired: 'This invite has expired.',
-  expiredBody: (date) => `It was valid until ${dateIn('en-GB')(date)}. Ask the person who invited you for a new link.`,
+  expiredBody: (date) => `It was valid until ${enDate(date)}. Ask the person who invited you for a new link.`,
   declinedTitle: 'A person will interview you',
   declined: 'You chose not to be interviewed by an AI.',
   declinedBody: (organization) => `That is fine, and it does not count against you. ${organization} has been told and will offer you an alternative with a person. There is nothing more to do here.`,
-  characters: (n, max) => `${n.toLocaleString('en-GB')} of ${max.toLocaleString('en-GB')} characters`,
+  characters: (n, max) => `${enNumber.format(n)} of ${enNumber.format(max)} characters`,
 };
 
 const de: InviteTexts = {
@@ -108,7 +118,7 @@ const de: InviteTexts = {
   greeting: (name) => `Hallo ${name}, vielen Dank für Ihr Interesse.`,
   howItWorks: (questions, minutes) =>
     `Dieses Interview hat ${questions} ${questions === 1 ? 'Frage' : 'Fragen'} und dauert ${minutes}. Sie beantworten eine Frage nach der anderen, in Ihren eigenen Worten; nach einer Antwort kann der Interviewer eine kurze Nachfrage stellen. Ihr Fortschritt wird nach jeder Antwort gespeichert: Sie können diese Seite schließen und später mit demselben Link weitermachen.`,
-  validUntil: (date) => `Die Einladung ist gültig bis ${dateIn('de-DE')(date)}.`,
+  validUntil: (date) => `Die Einladung ist gültig bis ${deDate(date)}.`,
   noticeTitle: 'Bevor Sie beginnen: wie KI eingesetzt wird',
   noticeVersion: (version) => `Version des Hinweises: ${version}`,
   agreeStart: 'Ich stimme zu und beginne',
@@ -126,9 +136,9 @@ const de: InviteTexts = {
   timeLeft: (minutes) => `Noch etwa ${minutes === 1 ? '1 Minute' : `${minutes} Minuten`} der vorgesehenen Zeit.`,
   lastMinute: 'Weniger als eine Minute der vorgesehenen Zeit ist übrig.',
   timeUp: 'Die vorgesehene Zeit ist um. Nehmen Sie sich die Zeit, die Sie zum Abschließen brauchen; es werden keine Nachfragen mehr gestellt.',
-  finishBy: (date) => `Bitte schließen Sie bis ${dateIn('de-DE')(date)} ab.`,
+  finishBy: (date) => `Bitte schließen Sie bis ${deDate(date)} ab.`,
   answerEmpty: 'Bitte schreiben Sie eine Antwort, bevor Sie sie senden.',
-  answerTooLong: (length, max) => `Ihre Antwort ist ${length.toLocaleString('de-DE')} Zeichen lang; eine Antwort darf höchstens ${max.toLocaleString('de-DE')} Zeichen haben. Bitte kürzen Sie sie. Ihr Text bleibt unten erhalten.`,
+  answerTooLong: (length, max) => `Ihre Antwort ist ${deNumber.format(length)} Zeichen lang; eine Antwort darf höchstens ${deNumber.format(max)} Zeichen haben. Bitte kürzen Sie sie. Ihr Text bleibt unten erhalten.`,
   staleTurn: 'Diese Frage wurde bereits beantwortet, vielleicht in einem anderen Tab oder Fenster. Hier ist die aktuelle Frage. Was Sie geschrieben haben, steht unten, damit Sie es weiterverwenden können.',
   staleForm: 'Das Interview stellt jetzt eine Frage nach der anderen. Hier ist die aktuelle Frage. Was Sie dazu geschrieben haben, steht unten.',
   keptText: 'Was Sie geschrieben haben',
@@ -140,11 +150,11 @@ const de: InviteTexts = {
   cancelledBody: 'Das Recruiting-Team hat es abgesagt; hier ist nichts weiter zu tun. Wenn Sie das für einen Fehler halten, wenden Sie sich an die Person, die Sie eingeladen hat.',
   expiredTitle: 'Einladung abgelaufen',
   expired: 'Diese Einladung ist abgelaufen.',
-  expiredBody: (date) => `Sie war gültig bis ${dateIn('de-DE')(date)}. Bitten Sie die Person, die Sie eingeladen hat, um einen neuen Link.`,
+  expiredBody: (date) => `Sie war gültig bis ${deDate(date)}. Bitten Sie die Person, die Sie eingeladen hat, um einen neuen Link.`,
   declinedTitle: 'Eine Person wird Sie interviewen',
   declined: 'Sie haben sich gegen ein Interview durch eine KI entschieden.',
   declinedBody: (organization) => `Das ist in Ordnung und wird nicht gegen Sie gewertet. ${organization} wurde informiert und bietet Ihnen eine Alternative mit einer Person an. Hier ist nichts weiter zu tun.`,
-  characters: (n, max) => `${n.toLocaleString('de-DE')} von ${max.toLocaleString('de-DE')} Zeichen`,
+  characters: (n, max) => `${deNumber.format(n)} von ${deNumber.format(max)} Zeichen`,
 };
 
 export const INVITE_TEXTS: Readonly<Record<InterviewLanguage, InviteTexts>> = { en, de };
