@@ -8,7 +8,7 @@ import { DATABASE_SERVICES, databaseUrlEnv, ensureServiceRoles } from './databas
 import { keySettings, localSecrets } from './secrets.js';
 import { SERVICES } from './services.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
-import { startTemporalDevServer, TemporalExitedEarly, waitForTemporal, type TemporalHandle } from './temporal-server.js';
+import { startTemporalDevServer, TemporalPortTaken, waitForTemporal, type TemporalHandle } from './temporal-server.js';
 
 export interface StackOptions {
   /** `start`: fixed, well-known ports, data kept. `test`: free ports, throw-away data, fast Postgres. */
@@ -104,7 +104,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     } else {
       // A test stack's ports are free when picked, but a connection of another process can take
       // one (they come from the same ephemeral range) before the dev server binds it: it then
-      // exits at once, and a test stack tries again on other ports.
+      // exits at once saying so, and a test stack tries again on other ports (any other exit,
+      // Ctrl-C's among them, ends the start).
       const fixedPorts = mode === 'start' || Boolean(given['TEMPORAL_PORT'] || given['TEMPORAL_UI_PORT']);
       for (let attempt = 1; !temporal; attempt++) {
         const tPort = await port(given, 'TEMPORAL_PORT', 7233, mode, 'Temporal frontend');
@@ -115,7 +116,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             startTemporalDevServer({ cli: temporalCli, dataDir: join(dataDir, 'temporal'), port: tPort, uiPort, log: options.log('temporal', 1), ownGroup: mode === 'start', fast: mode === 'test' }),
           );
         } catch (err) {
-          if (fixedPorts || attempt === 3 || !(err instanceof TemporalExitedEarly)) throw err;
+          if (fixedPorts || attempt === 3 || !(err instanceof TemporalPortTaken)) throw err;
         }
       }
       cleanups.push(temporal.stop);

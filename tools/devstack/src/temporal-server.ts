@@ -27,21 +27,22 @@ function stopOrphan(pidFile: string): void {
   rmSync(pidFile, { force: true });
 }
 
-export async function waitForTemporal(cli: string, address: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForTemporal(cli: string, address: string, timeoutMs = 60_000, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      await run(cli, ['operator', 'cluster', 'health', '--address', address], { timeout: 5000 });
+      await run(cli, ['operator', 'cluster', 'health', '--address', address], { timeout: 5000, signal });
       return;
     } catch (err) {
+      if (signal?.aborted) return;
       if (Date.now() > deadline) throw new Error(`Temporal at ${address} did not become healthy: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, 300));
     }
   }
 }
 
-/** The dev server ended before it answered: most often a port another process took first. */
-export class TemporalExitedEarly extends Error {}
+/** The dev server ended before it answered because a port of its was taken meanwhile (another process's connection got it first). */
+export class TemporalPortTaken extends Error {}
 
 /**
  * `temporal server start-dev` with its state in a SQLite file under `dataDir` (kept between
@@ -68,15 +69,31 @@ export async function startTemporalDevServer(options: {
   // third of the dev server's CPU per workflow). FULL syncs the log on every commit, as durable as
   // before; a throw-away test stack syncs nothing, as its Postgres (postgres.ts `fast`).
   args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', `synchronous=${options.fast ? 'off' : 'full'}`);
-  const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log: options.log, ownGroup: options.ownGroup });
+  let bindFailed = false;
+  const log = (line: string) => {
+    if (line.includes('address already in use')) bindFailed = true;
+    options.log(line);
+  };
+  const child: ChildHandle = startChild({ name: 'temporal', command: options.cli, args, log, ownGroup: options.ownGroup });
   writeFileSync(pidFile, String(child.pid));
+  // Its output is read to the end once the process has closed its pipes (after its exit).
+  const outputRead = new Promise<void>((resolve) => child.process.once('close', () => resolve()));
   const address = `127.0.0.1:${options.port}`;
-  await Promise.race([
-    waitForTemporal(options.cli, address),
-    child.exited.then((code) => {
-      throw new TemporalExitedEarly(`Temporal dev server exited with code ${code} before it was ready (port ${options.port} or ${options.uiPort} taken?)`);
-    }),
-  ]);
+  const waiting = new AbortController();
+  try {
+    await Promise.race([
+      waitForTemporal(options.cli, address, undefined, waiting.signal),
+      child.exited.then(async (code) => {
+        if (waiting.signal.aborted) return; // it was ready, and has been stopped since
+        rmSync(pidFile, { force: true });
+        await Promise.race([outputRead, new Promise((r) => setTimeout(r, 2000).unref())]);
+        const message = `Temporal dev server exited with code ${code} before it was ready (port ${options.port} or ${options.uiPort} taken?)`;
+        throw bindFailed ? new TemporalPortTaken(message) : new Error(message);
+      }),
+    ]);
+  } finally {
+    waiting.abort();
+  }
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
