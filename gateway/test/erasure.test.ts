@@ -246,18 +246,28 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     assert.deepEqual(stored.data, { id: interview.id, candidate: { id: candidateId }, positionId: stored.data.positionId, redacted: true });
   });
 
-  it("an event of integrations' own that its publisher read before the scrub and hands in after it is stored as the scrub left it", async () => {
+  it("integrations' own events that name the person and reach the event store after the scrub are stored redacted; the erasure's own record keeps the id", async () => {
     await eventually(async () => (await call('GET', `/api/v1/tasks/${task.id}`, { key: org.key })).body.data?.status, (s) => s === 'succeeded', 60_000);
+    // One its publisher read before the scrub (above), and one written after it (an ATS event
+    // that resolved to the person and finished after the erasure began).
+    const writtenLate: PublishedEvent = {
+      id: newId(ID_PREFIXES.event),
+      type: 'ats_event.processed',
+      createdAt: new Date().toISOString(),
+      data: { id: `atsev_late_${tag}`, source: 'greenhouse', type: 'candidate.updated', status: 'processed', candidateId, note: `About ${person.name}` },
+      organizationId: org.organization.id,
+    };
     const integrations = createDb<IntegrationsDB>(createPool({ url: testEnv().databaseUrl, applicationName: 'erasure-test', max: 1 }));
     try {
-      await ingestOwnEvents(integrations, { taskQueue: process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop', breakerFailures: 5 }, [ownEarly]);
+      await ingestOwnEvents(integrations, { taskQueue: process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop', breakerFailures: 5 }, [ownEarly, writtenLate]);
     } finally {
       await integrations.destroy();
     }
     await db.query('update integrations.outbox set published_at = now(), lease_until = null where id = $1', [ownEarly.id]);
-    const stored = (await db.query('select payload from integrations.events where id = $1', [ownEarly.id])).rows[0].payload;
-    assert.deepEqual(stored.data, { id: namingTaskId, candidateId, redacted: true });
-    // integrations' own events written after the erasure keep what they say: candidate.erased names the id.
+    const stored = async (id: string) => (await db.query('select payload from integrations.events where id = $1', [id])).rows[0].payload.data;
+    assert.deepEqual(await stored(ownEarly.id), { id: namingTaskId, candidateId, redacted: true });
+    assert.deepEqual(await stored(writtenLate.id), { id: `atsev_late_${tag}`, candidateId, redacted: true });
+    // The erasure's own record, written after the tombstones, keeps what it says: candidate.erased names the id.
     const erasedEvents = (await db.query(`select payload from integrations.events where organization_id = $1 and type = 'candidate.erased'`, [org.organization.id])).rows;
     assert.deepEqual(erasedEvents.map((r) => r.payload.data), [{ id: candidateId }]);
   });

@@ -57,20 +57,3 @@ export async function redactIngestedEvents(trx: Transaction<IntegrationsDB>, eve
     await trx.updateTable('integrations.events').set({ payload: JSON.stringify(redactEvent(event)) }).where('organization_id', '=', organizationId).where('id', '=', event.id).execute();
   }
 }
-
-/**
- * Integrations' own events, handed in by its own outbox publisher, once written in the ingest's
- * transaction: the scrub redacts integrations' outbox rows too, under the same lock, so an event
- * whose row the scrub redacted after the publisher had read it is stored as the scrub left the
- * row. The tombstones are not the test here: integrations writes `candidate.erased` and the
- * erasure's `task.succeeded`, which name the erased id by design, after recording them.
- */
-export async function adoptScrubbedOwnEvents(trx: Transaction<IntegrationsDB>, events: (EventEnvelope & { organizationId: string })[]): Promise<void> {
-  if (events.length === 0) return;
-  await lockForIngest(trx, events);
-  await sql`
-    update integrations.events e set payload = o.payload
-    from integrations.outbox o
-    where o.id = any(${events.map((ev) => ev.id)}::text[]) and e.id = o.id and e.organization_id = o.organization_id
-      and coalesce((o.payload -> 'data' ->> 'redacted')::boolean, false) and e.payload is distinct from o.payload`.execute(trx);
-}
