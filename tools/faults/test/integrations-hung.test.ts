@@ -45,10 +45,13 @@ describe('fault: integrations hung while the outbox publisher calls it', () => {
       const timedOut = readFileSync(topology.logFile, 'utf8').split('\n').filter((l) => l.startsWith('recruiting') && /timed out after/.test(l));
       assert.ok(timedOut.length > 0, 'the publisher gave up its call at the deadline (logged)');
 
-      // No row lock held across the hung call: every waiting row can be locked at once.
+      // No row lock held across the hung call: every waiting row can be locked within a second,
+      // where a lock held across the call would last its whole deadline. (Not NOWAIT: the
+      // publisher's claim, one short UPDATE every few seconds, may hold the rows at that instant.)
       await db.query('begin');
       try {
-        const locked = await db.query(`select id from recruiting.outbox where organization_id = $1 and published_at is null for update nowait`, [orgId]);
+        await db.query(`set local lock_timeout = '1s'`);
+        const locked = await db.query(`select id from recruiting.outbox where organization_id = $1 and published_at is null for update`, [orgId]);
         assert.equal(locked.rows.length, waiting.rows[0].n);
       } finally {
         await db.query('rollback');
