@@ -77,7 +77,7 @@ const router = createIntegrationsRouter({
   retention: { outboxHours: config.OUTBOX_RETENTION_HOURS, idempotencyHours: config.IDEMPOTENCY_RETENTION_HOURS, attemptDays: config.DELIVERY_ATTEMPT_RETENTION_DAYS, auditDays: config.AUDIT_RETENTION_DAYS, atsEventDays: config.ATS_EVENTS_RETENTION_DAYS },
 });
 
-// Our own events (task.*, ats_event.processed) fan out like every other service's.
+// Our own events (task.*, ats_event.processed) fan out like every other service's, with the same erasure check (deliveries/ingest.ts).
 const publisher = new OutboxPublisher(db, SCHEMA, async (events) => void (await ingestOwnEvents(deliveryDb, delivery, events)), logger, relayTiming);
 await publisher.start(config.DATABASE_URL);
 const relay = new WorkflowStartRelay(db, SCHEMA, temporal, Object.values(lanes), logger, relayTiming);

@@ -21,13 +21,6 @@ export async function lockForScrub(trx: Transaction<IntegrationsDB>, organizatio
   await sql`select pg_advisory_xact_lock(${organizationLock(organizationId)})`.execute(trx);
 }
 
-/** The ingest's side of the lock, for each organization of the batch (in one order), held to the end of its transaction. */
-async function lockForIngest(trx: Transaction<IntegrationsDB>, events: { organizationId: string }[]): Promise<void> {
-  for (const organizationId of [...new Set(events.map((e) => e.organizationId))].sort()) {
-    await sql`select pg_advisory_xact_lock_shared(${organizationLock(organizationId)})`.execute(trx);
-  }
-}
-
 /** Records the tombstones of an erased person: their candidate id and the ids of their interviews and enrollments. */
 export async function recordTombstones(trx: Transaction<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
@@ -46,7 +39,9 @@ export async function recordTombstones(trx: Transaction<IntegrationsDB>, organiz
  */
 export async function redactIngestedEvents(trx: Transaction<IntegrationsDB>, events: (EventEnvelope & { organizationId: string })[]): Promise<void> {
   if (events.length === 0) return;
-  await lockForIngest(trx, events);
+  for (const organizationId of [...new Set(events.map((e) => e.organizationId))].sort()) {
+    await sql`select pg_advisory_xact_lock_shared(${organizationLock(organizationId)})`.execute(trx);
+  }
   const texts = events.map((e) => JSON.stringify(e.data));
   const orgs = events.map((e) => e.organizationId);
   const named = await sql<{ i: string }>`

@@ -68,7 +68,7 @@ export const FORBIDDEN_TERMS: Readonly<Record<'en' | 'de', TermLists>> = { en: E
  * blanked before matching, and only as whole phrases: "race condition" is engineering, "race" is
  * not.
  */
-const WORK_PHRASES = ['race condition*', 'health check*', 'healthcheck*', 'system health', 'union all', 'union type*', 'child process*', 'child component*', 'child node*', 'child element*', 'child class*', 'leader election*'];
+export const WORK_PHRASES: readonly string[] = ['race condition*', 'health check*', 'healthcheck*', 'system health', 'union all', 'union type*', 'child process*', 'child component*', 'child node*', 'child element*', 'child class*', 'leader election*'];
 
 /** NFKC, lower case, no combining marks (ä → a, é → e), ß → ss, and one space between words. */
 export function foldForMatching(text: string): string {
