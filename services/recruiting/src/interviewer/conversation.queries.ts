@@ -5,7 +5,7 @@ import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type
 import type { Db, RecruitingDB } from '../db.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow, type InviteRow } from '../interviews/interviews.queries.js';
-import { appendTurns, askFirstQuestion, questionPlanOf, turnRows, type TurnRow } from '../interviews/transcript.js';
+import { appendTurns, askFirstQuestion, questionPlanOf, turnRows, type NewTurn, type TurnRow } from '../interviews/transcript.js';
 import { effectiveStatus } from '../interviews/status.js';
 import { budgetSpent } from '../interviews/time-budget.js';
 import { collectsSignals } from '../interviews/ai-notice.js';
@@ -64,16 +64,22 @@ async function begunConversation<Row extends InterviewRow>(db: Db, row: Row): Pr
   return conversationOf(db, row);
 }
 
+/** The next scripted question after `after`'s answer at `answerSeq`, as the turn to store; none after the last. */
+function nextQuestionTurn(after: AfterAnswer, answerSeq: number, at: Date): NewTurn[] {
+  if (!after.next) return [];
+  return [{ seq: answerSeq + 1, role: 'interviewer', kind: 'question', questionId: after.next.question.id, text: after.next.question.text, at }];
+}
+
 /**
- * After an answer that gets no follow-up (none needed, none left, or skipped for `skipped`):
- * the next scripted question, or the end of the interview after the last one. Returns the
- * question asked now; null when the interview ended.
+ * After a stored answer that gets no follow-up (none needed, none left, or skipped for
+ * `skipped`): the next scripted question, or the end of the interview after the last one.
+ * Returns the question asked now; null when the interview ended.
  */
 async function moveOn(trx: Db, tokens: InviteTokens, interviewer: Interviewer, row: InterviewRow, answer: ConversationTurn, after: AfterAnswer, skipped: FollowUpSkipped | null): Promise<ConversationTurn | null> {
   const now = new Date();
   if (skipped) await trx.updateTable('recruiting.interview_turns').set({ follow_up_skipped: skipped }).where('id', '=', answer.id).execute();
   if (after.next) {
-    const [asked] = await appendTurns(trx, row, [{ seq: answer.seq + 1, role: 'interviewer', kind: 'question', questionId: after.next.question.id, text: after.next.question.text, at: now }]);
+    const [asked] = await appendTurns(trx, row, nextQuestionTurn(after, answer.seq, now));
     return asked ? toConversationTurn(asked) : null;
   }
   await completeInterview(trx, tokens, row, interviewer.taskQueue, now);
@@ -187,14 +193,21 @@ export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens,
     if (!target || before) return { outcome: before ?? 'stale' };
 
     const signals = input.signals && collectsSignals(row.consent_notice_version) ? input.signals : null;
-    const [inserted] = await appendTurns(trx, row, [{ seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at: new Date(), signals }]);
-    const answer = toConversationTurn(inserted!);
-    const all = [...turns, answer];
-    const after = afterAnswer(plan, all, answer);
-    const question = plan.find((q) => q.id === answer.questionId);
-    if (after.followUpsLeft && question && !budgetSpent(row)) return { outcome: 'accepted', pending: { row, plan, answer, question, turns: all, after } };
-    const asked = await moveOn(trx, tokens, interviewer, row, answer, after, after.followUpsLeft ? 'budget' : null);
-    return { outcome: 'accepted', conversation: askedNext(row, plan, all, asked) };
+    const at = new Date();
+    const answered: NewTurn = { seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at, signals };
+    const after = afterAnswer(plan, turns, { ...answered, id: '' });
+    const question = plan.find((q) => q.id === answered.questionId);
+    if (after.followUpsLeft && question && !budgetSpent(row)) {
+      const [inserted] = await appendTurns(trx, row, [answered]);
+      const answer = toConversationTurn(inserted!);
+      return { outcome: 'accepted', pending: { row, plan, answer, question, turns: [...turns, answer], after } };
+    }
+    // No follow-up: the answer and the next question are one statement (the lock is held, so
+    // neither position is taken); after the last question the interview ends.
+    const stored = await appendTurns(trx, row, [{ ...answered, followUpSkipped: after.followUpsLeft ? 'budget' : null }, ...nextQuestionTurn(after, answered.seq, at)]);
+    const all = [...turns, ...stored.map(toConversationTurn).sort((a, b) => a.seq - b.seq)];
+    if (!after.next) await completeInterview(trx, tokens, row, interviewer.taskQueue, at);
+    return { outcome: 'accepted', conversation: after.next ? { row, plan, turns: all, state: conversationState(plan, all) } : undefined };
   });
   const { pending, ...result } = first;
   if (pending) return { outcome: result.outcome, conversation: await decideAndAppend(db, tokens, interviewer, pending) };

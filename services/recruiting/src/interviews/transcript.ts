@@ -1,5 +1,5 @@
 import { newId } from '@hireloop/platform';
-import { ID_PREFIXES, type Question, type Transcript, type Turn, type TurnSignals } from '@hireloop/contracts';
+import { ID_PREFIXES, type FollowUpSkipped, type Question, type Transcript, type Turn, type TurnSignals } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import type { Db, InterviewsTable, InterviewTurnsTable } from '../db.js';
 
@@ -54,6 +54,8 @@ export interface NewTurn {
   at: Date;
   /** An answer's integrity signals (only with consent to a notice that mentions them). */
   signals?: TurnSignals | null;
+  /** An answer after which a follow-up was allowed but not asked: why (PRODUCT.md §12). */
+  followUpSkipped?: FollowUpSkipped | null;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function appendTurns(trx: Db, interview: { id: string; organization
         text: t.text,
         at: t.at,
         signals: t.signals ? JSON.stringify(t.signals) : null,
+        follow_up_skipped: t.followUpSkipped ?? null,
       })),
     )
     .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
