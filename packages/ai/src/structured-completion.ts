@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { bufferedFetch } from '@hireloop/platform/service-fetch';
 import { classifyAiError } from './ai-call-error.js';
 
 export interface OpenAiSettings {
@@ -12,10 +13,12 @@ export interface OpenAiSettings {
 
 /**
  * The openai SDK client of a process. The SDK's retries are off (its default is 2): the caller
- * owns retrying (Temporal in the worker; nobody on the interviewer's deadline).
+ * owns retrying (Temporal in the worker; nobody on the interviewer's deadline). Its transport is
+ * the services' keep-alive one (bufferedFetch), not Node's fetch: each call cost recruiting about
+ * 0.5 ms of CPU more with fetch, once per follow-up on the candidate's turn.
  */
 export function createOpenAiClient(settings: OpenAiSettings): OpenAI {
-  return new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, maxRetries: 0, timeout: settings.timeoutMs });
+  return new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, maxRetries: 0, timeout: settings.timeoutMs, fetch: bufferedFetch });
 }
 
 export interface StructuredRequest<T extends z.ZodType> {

@@ -11,6 +11,7 @@ import { parseKeyRing } from './keys.js';
 import { createLogger } from './logger.js';
 import { AppError } from './errors.js';
 import { integrationsEventSink } from './outbox-publisher.js';
+import { bufferedFetch } from './service-fetch.js';
 
 /**
  * Service calls go over node:http (service-fetch.ts), not the global fetch: what a caller
@@ -86,5 +87,78 @@ describe('service calls over node:http', () => {
       await sink([]);
     }
     assert.ok(sockets.size <= 2, `200 sequential calls of each kind opened ${sockets.size} connections`);
+  });
+});
+
+/**
+ * bufferedFetch: the global fetch's shape over the same transport (the openai SDK's `fetch`). What
+ * the SDK reads must be what fetch gives: the status, the headers, the body, an abort as an
+ * `AbortError`; and the request's headers (a Headers object, as the SDK builds them) and body
+ * reach the server.
+ */
+describe('bufferedFetch', () => {
+  let server: Server;
+  let url: string;
+  const seen: { method?: string; headers?: Record<string, unknown>; body?: string }[] = [];
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ method: req.method, headers: req.headers, body });
+        if (req.url === '/empty') return void res.writeHead(204).end();
+        if (req.url === '/hang') return;
+        res.writeHead(201, [['Content-Type', 'application/json'], ['X-Request-Id', 'req_1'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]).end(JSON.stringify({ got: body }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('answers a Response with the status, headers and body, and sends the Headers and the body given', async () => {
+    const res = await bufferedFetch(`${url}/v1/chat`, { method: 'POST', headers: new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' }), body: '{"q":"Zoë 😀"}' });
+    assert.ok(res instanceof Response);
+    assert.equal(res.status, 201);
+    assert.equal(res.ok, true);
+    assert.equal(res.headers.get('x-request-id'), 'req_1');
+    assert.equal(res.headers.get('content-type'), 'application/json');
+    assert.equal(res.headers.get('set-cookie'), 'a=1, b=2');
+    assert.deepEqual(await res.json(), { got: '{"q":"Zoë 😀"}' });
+    const sent = seen.at(-1)!;
+    assert.equal(sent.method, 'POST');
+    assert.equal(sent.headers?.authorization, 'Bearer k');
+    assert.equal(sent.headers?.['content-length'], String(Buffer.byteLength('{"q":"Zoë 😀"}')));
+  });
+
+  it('a 204 has no body', async () => {
+    const res = await bufferedFetch(`${url}/empty`);
+    assert.equal(res.status, 204);
+    assert.equal(res.body, null);
+    assert.equal(await res.text(), '');
+  });
+
+  it('an abort rejects with an AbortError, as fetch does', async () => {
+    const error = await bufferedFetch(`${url}/hang`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }).then(() => null, (err: unknown) => err);
+    assert.ok(error instanceof Error);
+    assert.equal(error.name, 'AbortError');
+  });
+
+  it('a refused connection rejects', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await assert.rejects(bufferedFetch(`http://127.0.0.1:${port}/x`));
+  });
+
+  it('a body that is not a string goes through the global fetch, unchanged', async () => {
+    const res = await bufferedFetch(`${url}/form`, { method: 'POST', body: new URLSearchParams({ a: 'b c' }) });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { got: 'a=b+c' });
   });
 });

@@ -1,9 +1,10 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 
 /**
  * The transport of service-to-service calls (service-client.ts's tRPC clients, the outbox
- * publisher's sink): Node's own HTTP client over one keep-alive agent per process, in place of the
- * global `fetch`.
+ * publisher's sink) and of the openai SDK (bufferedFetch): Node's own HTTP client over one
+ * keep-alive agent per process and protocol, in place of the global `fetch`.
  *
  * Why not `fetch`: a profile of `POST /api/v1/positions` under load (docs/benchmarks.md,
  * bench:webhooks) found half of the gateway's CPU in Node 20's fetch machinery (WHATWG streams
@@ -20,6 +21,7 @@ import { Agent, request } from 'node:http';
  */
 // Idle connections are closed after a minute, before the services' keep-alive timeout (65 s).
 const agent = new Agent({ keepAlive: true, timeout: 60_000 });
+const tlsAgent = new TlsAgent({ keepAlive: true, timeout: 60_000 });
 
 type Init = { method?: string; headers?: unknown; body?: unknown; signal?: AbortSignal | null };
 
@@ -49,25 +51,60 @@ export interface ServiceResponse {
   text: () => Promise<string>;
 }
 
-export function serviceFetch(url: string | URL | Request, init: Init = {}): Promise<ServiceResponse> {
+/** A request's headers as a plain record, whichever form the caller gave them in. */
+function headerRecord(headers: unknown): Record<string, string> {
+  if (headers === undefined || headers === null) return {};
+  if (headers instanceof Headers) {
+    const record: Record<string, string> = {};
+    headers.forEach((value, name) => (record[name] = value));
+    return record;
+  }
+  if (Array.isArray(headers)) return Object.fromEntries(headers as [string, string][]);
+  return { ...(headers as Record<string, string>) };
+}
+
+/** One request whose answer is read whole: its response head and its body. */
+function bufferedRequest(url: string | URL | Request, init: Init): Promise<{ res: IncomingMessage; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const body = typeof init.body === 'string' ? Buffer.from(init.body) : null;
-    const headers = { ...(init.headers as Record<string, string> | undefined), ...(body ? { 'content-length': String(body.length) } : {}) };
+    const headers = { ...headerRecord(init.headers), ...(body ? { 'content-length': String(body.length) } : {}) };
     const target = requestTarget(url instanceof Request ? url.url : String(url));
-    const req = request({ ...target, method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (res) => {
+    const tls = target.protocol === 'https:';
+    const req = (tls ? tlsRequest : request)({ ...target, method: init.method ?? 'GET', headers, agent: tls ? tlsAgent : agent, signal: init.signal ?? undefined }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('close', () => {
         if (!res.complete) reject(new Error('the connection closed before the whole answer arrived'));
       });
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown, text: async () => text });
-      });
+      res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end(body ?? undefined);
   });
+}
+
+export async function serviceFetch(url: string | URL | Request, init: Init = {}): Promise<ServiceResponse> {
+  const { res, body } = await bufferedRequest(url, init);
+  const text = body.toString('utf8');
+  const status = res.statusCode ?? 0;
+  return { ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown, text: async () => text };
+}
+
+/** Statuses whose answer has no body: a Response refuses one. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The global `fetch`'s shape over the same transport, for a client that wants a `Response` (the
+ * openai SDK's `fetch` option): a call costs about a third less CPU than Node's fetch (measured
+ * through the SDK: docs/benchmarks.md, issue 22). For string bodies and answers read whole, as
+ * JSON APIs send them; any other body (a stream, a form) goes to the global fetch.
+ */
+export async function bufferedFetch(url: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return fetch(url, init);
+  const { res, body } = await bufferedRequest(url, init);
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+  const status = res.statusCode ?? 0;
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : (body as Uint8Array<ArrayBuffer>), { status, statusText: res.statusMessage ?? '', headers });
 }
