@@ -9,6 +9,7 @@ export * from './ids.js';
 export * from './base62.js';
 export * from './api-key-format.js';
 export * from './db.js';
+export * from './compiled-query.js';
 export * from './migrate.js';
 export * from './request-id.js';
 export * from './service-server.js';

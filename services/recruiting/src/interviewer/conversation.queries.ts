@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { newId, sql, type Logger } from '@hireloop/platform';
+import { compiledOnce, newId, sql, type Logger } from '@hireloop/platform';
 import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type TurnSignals } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
@@ -236,6 +236,36 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 }
 
 /**
+ * A follow-up as the turn at `seq`, when the interview is still in progress and nothing took
+ * that position meanwhile; compiled once (one per follow-up asked).
+ */
+const insertFollowUp = compiledOnce((db: Kysely<RecruitingDB>, interviewId: string, id: string, seq: number, questionId: string, text: string, at: Date) =>
+  db
+    .insertInto('recruiting.interview_turns')
+    .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('recruiting.interviews')
+        .select([
+          // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
+          sql<string>`${id}::text`.as('id'),
+          'organization_id',
+          'id as interview_id',
+          sql<number>`${seq}::integer`.as('seq'),
+          sql<'interviewer'>`'interviewer'`.as('role'),
+          sql<'follow_up'>`'follow_up'`.as('kind'),
+          sql<string>`${questionId}::text`.as('question_id'),
+          sql<string>`${text}::text`.as('text'),
+          sql<Date>`${at}::timestamptz`.as('at'),
+        ])
+        .where('id', '=', interviewId)
+        .where('status', '=', 'in_progress'),
+    )
+    .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+    .returningAll(),
+);
+
+/**
  * Appends the turn after `answer` unless one was appended meanwhile (by a request that settled
  * it) or the interview is no longer in progress (cancelled meanwhile). A follow-up is one
  * statement: the (interview, seq) key keeps the first turn written after the answer. Returns
@@ -244,30 +274,7 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<ConversationTurn | null> {
   if (decision.kind === 'ask') {
     const at = new Date();
-    const stored = await db
-      .insertInto('recruiting.interview_turns')
-      .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('recruiting.interviews')
-          .select([
-            // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
-            sql<string>`${newId(ID_PREFIXES.turn, at.getTime())}::text`.as('id'),
-            'organization_id',
-            'id as interview_id',
-            sql<number>`${answer.seq + 1}::integer`.as('seq'),
-            sql<'interviewer'>`'interviewer'`.as('role'),
-            sql<'follow_up'>`'follow_up'`.as('kind'),
-            sql<string>`${answer.questionId}::text`.as('question_id'),
-            sql<string>`${decision.text}::text`.as('text'),
-            sql<Date>`${at}::timestamptz`.as('at'),
-          ])
-          .where('id', '=', stale.id)
-          .where('status', '=', 'in_progress'),
-      )
-      .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const [stored] = await insertFollowUp(db, stale.id, newId(ID_PREFIXES.turn, at.getTime()), answer.seq + 1, answer.questionId, decision.text, at);
     return stored ? toConversationTurn(stored) : null;
   }
   await db.transaction().execute(async (trx) => {

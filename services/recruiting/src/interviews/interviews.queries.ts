@@ -1,4 +1,4 @@
-import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, changedSince, compiledOnce, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
@@ -200,14 +200,18 @@ export function recordCandidateAudit(trx: Db, row: { id: string; organization_id
 
 export type InviteRow = Awaited<ReturnType<typeof findByInviteToken>>;
 
+/** The interview of an invite token's hash, with its position's title; compiled once (the candidate's every turn). */
+const byInviteTokenHash = (forUpdate: boolean) =>
+  compiledOnce((db: Kysely<RecruitingDB>, hash: string) => {
+    const q = selectInterviews(db).innerJoin('recruiting.positions as p', 'p.id', 'i.position_id').select(['p.title as position_title']).where('i.invite_token_hash', '=', hash);
+    return forUpdate ? q.forUpdate('i') : q;
+  });
+const inviteRow = byInviteTokenHash(false);
+const inviteRowLocked = byInviteTokenHash(true);
+
 /** The candidate's side, by invite token. */
 export async function findByInviteToken(db: Db, token: string, forUpdate = false) {
-  let q = selectInterviews(db)
-    .innerJoin('recruiting.positions as p', 'p.id', 'i.position_id')
-    .select(['p.title as position_title'])
-    .where('i.invite_token_hash', '=', InviteTokens.hash(token));
-  if (forUpdate) q = q.forUpdate('i');
-  const row = await q.executeTakeFirst();
+  const [row] = await (forUpdate ? inviteRowLocked : inviteRow)(db, InviteTokens.hash(token));
   if (!row) throw new AppError('not_found', 'This invite link is not valid.');
   return row;
 }

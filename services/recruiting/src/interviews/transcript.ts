@@ -1,7 +1,7 @@
-import { newId } from '@hireloop/platform';
+import { compiledOnce, newId, sql, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type FollowUpSkipped, type Question, type Transcript, type Turn, type TurnSignals } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
-import type { Db, InterviewsTable, InterviewTurnsTable } from '../db.js';
+import type { Db, InterviewsTable, InterviewTurnsTable, RecruitingDB } from '../db.js';
 
 // The transcript (PRODUCT.md §12): rows of turns in recruiting's schema, one per interviewer
 // question or follow-up and per candidate answer, in `seq` order. A turn is stored once: the
@@ -36,9 +36,10 @@ export function toTurn(row: TurnRow): Turn {
   };
 }
 
-export function turnRows(db: Db, interviewId: string): Promise<TurnRow[]> {
-  return db.selectFrom('recruiting.interview_turns').selectAll().where('interview_id', '=', interviewId).orderBy('seq').execute();
-}
+/** An interview's turns in `seq` order; compiled once (read on the candidate's every turn). */
+export const turnRows: (db: Db, interviewId: string) => Promise<TurnRow[]> = compiledOnce((db: Kysely<RecruitingDB>, interviewId: string) =>
+  db.selectFrom('recruiting.interview_turns').selectAll().where('interview_id', '=', interviewId).orderBy('seq'),
+);
 
 export async function transcriptOf(db: Db, interviewId: string): Promise<Transcript> {
   return { turns: (await turnRows(db, interviewId)).map(toTurn) };
@@ -69,29 +70,42 @@ export async function askFirstQuestion(trx: Db, row: Pick<Selectable<InterviewsT
   await appendTurns(trx, row, [{ seq: 0, role: 'interviewer', kind: 'question', questionId: first.id, text: first.text, at }]);
 }
 
+/**
+ * The insert of appendTurns: any number of turns in one statement over arrays, so that its text
+ * is the same for one turn or ten and is compiled once.
+ */
+const insertTurns = compiledOnce(
+  (db: Kysely<RecruitingDB>, organizationId: string, interviewId: string, ids: string[], seqs: number[], roles: string[], kinds: string[], questionIds: string[], texts: string[], ats: Date[], signals: (string | null)[], skipped: (string | null)[]) =>
+    db
+      .insertInto('recruiting.interview_turns')
+      .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at', 'signals', 'follow_up_skipped'])
+      .expression(
+        sql`select t.id, ${organizationId}::text, ${interviewId}::text, t.seq, t.role, t.kind, t.question_id, t.text, t.at, t.signals::jsonb, t.follow_up_skipped
+            from unnest(${ids}::text[], ${seqs}::integer[], ${roles}::text[], ${kinds}::text[], ${questionIds}::text[], ${texts}::text[], ${ats}::timestamptz[], ${signals}::text[], ${skipped}::text[])
+              with ordinality as t(id, seq, role, kind, question_id, text, at, signals, follow_up_skipped, n)
+            order by t.n`,
+      )
+      .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+      .returningAll(),
+);
+
 /** Stores turns once each: a turn already stored at its `seq` is kept as it is. Returns those stored now. */
 export async function appendTurns(trx: Db, interview: { id: string; organization_id: string }, turns: NewTurn[]): Promise<TurnRow[]> {
   if (turns.length === 0) return [];
-  return trx
-    .insertInto('recruiting.interview_turns')
-    .values(
-      turns.map((t) => ({
-        id: newId(ID_PREFIXES.turn, t.at.getTime()),
-        organization_id: interview.organization_id,
-        interview_id: interview.id,
-        seq: t.seq,
-        role: t.role,
-        kind: t.kind,
-        question_id: t.questionId,
-        text: t.text,
-        at: t.at,
-        signals: t.signals ? JSON.stringify(t.signals) : null,
-        follow_up_skipped: t.followUpSkipped ?? null,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
-    .returningAll()
-    .execute();
+  return insertTurns(
+    trx,
+    interview.organization_id,
+    interview.id,
+    turns.map((t) => newId(ID_PREFIXES.turn, t.at.getTime())),
+    turns.map((t) => t.seq),
+    turns.map((t) => t.role),
+    turns.map((t) => t.kind),
+    turns.map((t) => t.questionId),
+    turns.map((t) => t.text),
+    turns.map((t) => t.at),
+    turns.map((t) => (t.signals ? JSON.stringify(t.signals) : null)),
+    turns.map((t) => t.followUpSkipped ?? null),
+  );
 }
 
 /**
