@@ -15,7 +15,8 @@ export interface OpenAiSettings {
  * The openai SDK client of a process. The SDK's retries are off (its default is 2): the caller
  * owns retrying (Temporal in the worker; nobody on the interviewer's deadline). Its transport is
  * the services' keep-alive one (bufferedFetch), not Node's fetch: each call cost recruiting about
- * 0.5 ms of CPU more with fetch, once per follow-up on the candidate's turn.
+ * 0.5 ms of CPU more with fetch, once per follow-up on the candidate's turn. It reads each answer
+ * whole: a streamed call (`stream: true`) would need a client of its own on Node's fetch.
  */
 export function createOpenAiClient(settings: OpenAiSettings): OpenAI {
   return new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, maxRetries: 0, timeout: settings.timeoutMs, fetch: bufferedFetch });

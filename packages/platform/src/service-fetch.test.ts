@@ -11,7 +11,7 @@ import { parseKeyRing } from './keys.js';
 import { createLogger } from './logger.js';
 import { AppError } from './errors.js';
 import { integrationsEventSink } from './outbox-publisher.js';
-import { bufferedFetch } from './service-fetch.js';
+import { bufferedFetch, serviceFetch } from './service-fetch.js';
 
 /**
  * Service calls go over node:http (service-fetch.ts), not the global fetch: what a caller
@@ -109,6 +109,7 @@ describe('bufferedFetch', () => {
         seen.push({ method: req.method, headers: req.headers, body });
         if (req.url === '/empty') return void res.writeHead(204).end();
         if (req.url === '/hang') return;
+        if (req.url === '/moved') return void res.writeHead(307, { location: '/v1/chat' }).end();
         res.writeHead(201, [['Content-Type', 'application/json'], ['X-Request-Id', 'req_1'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]).end(JSON.stringify({ got: body }));
       });
     });
@@ -160,5 +161,37 @@ describe('bufferedFetch', () => {
     const res = await bufferedFetch(`${url}/form`, { method: 'POST', body: new URLSearchParams({ a: 'b c' }) });
     assert.equal(res.status, 201);
     assert.deepEqual(await res.json(), { got: 'a=b+c' });
+  });
+
+  it('a redirect is followed, as fetch does', async () => {
+    const res = await bufferedFetch(`${url}/moved`, { method: 'POST', body: 'again' });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { got: 'again' });
+  });
+
+  it('a kept-alive connection the server closed as the request went out is retried once on a new one; service calls are not', async () => {
+    // The second request of each connection is answered by closing it, unanswered.
+    const perSocket = new WeakMap<object, number>();
+    let requests = 0;
+    const closing = createServer((req, res) => {
+      requests += 1;
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      if (n >= 2) return void req.socket.destroy();
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    try {
+      assert.equal((await bufferedFetch(`${base}/a`, { method: 'POST', body: '{}' })).status, 200);
+      assert.equal((await bufferedFetch(`${base}/b`, { method: 'POST', body: '{}' })).status, 200);
+      assert.equal(requests, 3, 'the second call was sent twice: on the kept connection, then on a new one');
+      await serviceFetch(`${base}/c`, { method: 'POST', body: '{}' });
+      await assert.rejects(serviceFetch(`${base}/d`, { method: 'POST', body: '{}' }));
+    } finally {
+      closing.closeAllConnections();
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+    }
   });
 });

@@ -22,6 +22,13 @@ import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 // Idle connections are closed after a minute, before the services' keep-alive timeout (65 s).
 const agent = new Agent({ keepAlive: true, timeout: 60_000 });
 const tlsAgent = new TlsAgent({ keepAlive: true, timeout: 60_000 });
+/**
+ * bufferedFetch's connections to servers that are not ours (the AI provider): idle ones closed
+ * after 4 s, as Node's fetch does, since such a server may close them sooner than ours do and
+ * does not always say when (`Keep-Alive: timeout`).
+ */
+const outsideAgents = { http: new Agent({ keepAlive: true, timeout: 4_000 }), https: new TlsAgent({ keepAlive: true, timeout: 4_000 }) };
+const serviceAgents = { http: agent, https: tlsAgent };
 
 type Init = { method?: string; headers?: unknown; body?: unknown; signal?: AbortSignal | null };
 
@@ -63,14 +70,21 @@ function headerRecord(headers: unknown): Record<string, string> {
   return { ...(headers as Record<string, string>) };
 }
 
-/** One request whose answer is read whole: its response head and its body. */
-function bufferedRequest(url: string | URL | Request, init: Init): Promise<{ res: IncomingMessage; body: Buffer }> {
+/**
+ * One request whose answer is read whole: its response head and its body. With `retryStale`, a
+ * request that met a kept-alive connection the server had just closed (reset before any answer,
+ * on a reused socket) is sent once more on a new one, as Node's docs on `reusedSocket` advise:
+ * for callers whose request may be sent twice (the AI provider's; not the services' mutations).
+ */
+function bufferedRequest(url: string | URL | Request, init: Init, agents: { http: Agent; https: TlsAgent }, retryStale = false): Promise<{ res: IncomingMessage; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const body = typeof init.body === 'string' ? Buffer.from(init.body) : null;
     const headers = { ...headerRecord(init.headers), ...(body ? { 'content-length': String(body.length) } : {}) };
     const target = requestTarget(url instanceof Request ? url.url : String(url));
     const tls = target.protocol === 'https:';
-    const req = (tls ? tlsRequest : request)({ ...target, method: init.method ?? 'GET', headers, agent: tls ? tlsAgent : agent, signal: init.signal ?? undefined }, (res) => {
+    let answered = false;
+    const req = (tls ? tlsRequest : request)({ ...target, method: init.method ?? 'GET', headers, agent: tls ? agents.https : agents.http, signal: init.signal ?? undefined }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -79,13 +93,17 @@ function bufferedRequest(url: string | URL | Request, init: Init): Promise<{ res
       });
       res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const stale = retryStale && req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && !init.signal?.aborted;
+      if (stale) bufferedRequest(url, init, agents).then(resolve, reject);
+      else reject(err);
+    });
     req.end(body ?? undefined);
   });
 }
 
 export async function serviceFetch(url: string | URL | Request, init: Init = {}): Promise<ServiceResponse> {
-  const { res, body } = await bufferedRequest(url, init);
+  const { res, body } = await bufferedRequest(url, init, serviceAgents);
   const text = body.toString('utf8');
   const status = res.statusCode ?? 0;
   return { ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown, text: async () => text };
@@ -93,18 +111,22 @@ export async function serviceFetch(url: string | URL | Request, init: Init = {})
 
 /** Statuses whose answer has no body: a Response refuses one. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * The global `fetch`'s shape over the same transport, for a client that wants a `Response` (the
  * openai SDK's `fetch` option): a call costs about a third less CPU than Node's fetch (measured
  * through the SDK: docs/benchmarks.md, issue 22). For string bodies and answers read whole, as
- * JSON APIs send them; any other body (a stream, a form) goes to the global fetch.
+ * JSON APIs send them: not for streamed answers. Any other body goes to the global fetch, and so
+ * does a request answered with a redirect (sent again there, which follows it as fetch does,
+ * without the credentials on another origin). Idle connections close after 4 s.
  */
 export async function bufferedFetch(url: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return fetch(url, init);
-  const { res, body } = await bufferedRequest(url, init);
+  const { res, body } = await bufferedRequest(url, init, outsideAgents, true);
+  const status = res.statusCode ?? 0;
+  if (REDIRECT_STATUSES.has(status) && res.headers.location) return fetch(url, init);
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-  const status = res.statusCode ?? 0;
   return new Response(NULL_BODY_STATUSES.has(status) ? null : (body as Uint8Array<ArrayBuffer>), { status, statusText: res.statusMessage ?? '', headers });
 }
