@@ -61,4 +61,11 @@ describe('compiledOnce: a statement compiled on its first call, bound on every c
     assert.deepEqual(await nameOf(db, 4), []);
     assert.equal(builds, 1);
   });
+
+  it('a parameter that does not reach the statement as a parameter fails the first call', async () => {
+    const inlined = compiledOnce((d: Kysely<TestDB>, name: string) => d.selectFrom('compiled_query_test.people').select('id').where('name', '=', sql<string>`${sql.raw(String(name))}`));
+    await assert.rejects(inlined(db, 'ada'), /parameter 0 is not a parameter/);
+    const unused = compiledOnce((d: Kysely<TestDB>, _id: number) => d.selectFrom('compiled_query_test.people').select('id'));
+    await assert.rejects(unused(db, 1), /parameter 0 is not a parameter/);
+  });
 });

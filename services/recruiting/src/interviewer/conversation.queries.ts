@@ -204,10 +204,13 @@ export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens,
     }
     // No follow-up: the answer and the next question are one statement (the lock is held, so
     // neither position is taken); after the last question the interview ends.
-    const stored = await appendTurns(trx, row, [{ ...answered, followUpSkipped: after.followUpsLeft ? 'budget' : null }, ...nextQuestionTurn(after, answered.seq, at)]);
+    const next = nextQuestionTurn(after, answered.seq, at);
+    const stored = await appendTurns(trx, row, [{ ...answered, followUpSkipped: after.followUpsLeft ? 'budget' : null }, ...next]);
     const all = [...turns, ...stored.map(toConversationTurn).sort((a, b) => a.seq - b.seq)];
     if (!after.next) await completeInterview(trx, tokens, row, interviewer.taskQueue, at);
-    return { outcome: 'accepted', conversation: after.next ? { row, plan, turns: all, state: conversationState(plan, all) } : undefined };
+    // Known from this request's own writes only when both turns were stored by it.
+    const known = after.next && stored.length === 1 + next.length;
+    return { outcome: 'accepted', conversation: known ? { row, plan, turns: all, state: conversationState(plan, all) } : undefined };
   });
   const { pending, ...result } = first;
   if (pending) return { outcome: result.outcome, conversation: await decideAndAppend(db, tokens, interviewer, pending) };
