@@ -13,6 +13,15 @@ import { AppError } from './errors.js';
 import { integrationsEventSink } from './outbox-publisher.js';
 import { bufferedFetch, serviceFetch } from './service-fetch.js';
 
+/** The origin of a port that was just free: connections to it are refused. */
+async function refusingOrigin(): Promise<string> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
 /**
  * Service calls go over node:http (service-fetch.ts), not the global fetch: what a caller
  * sees must not change. A real service server over HTTP: results and the AppError a service
@@ -57,11 +66,7 @@ describe('service calls over node:http', () => {
   });
 
   it('a service that refuses connections, or answers with something that is not tRPC, is service_unavailable', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const down = createServiceClient<typeof appRouter>(`http://127.0.0.1:${port}`, tokens);
+    const down = createServiceClient<typeof appRouter>(await refusingOrigin(), tokens);
     const refused = await down({ auth }).lookup.query({ id: 'x' }).catch(rethrowServiceError).then(() => null, (err: unknown) => err);
     assert.ok(refused instanceof AppError);
     assert.equal(refused.code, 'service_unavailable');
@@ -150,11 +155,7 @@ describe('bufferedFetch', () => {
   });
 
   it('a refused connection rejects', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await assert.rejects(bufferedFetch(`http://127.0.0.1:${port}/x`));
+    await assert.rejects(bufferedFetch(`${await refusingOrigin()}/x`));
   });
 
   it('a body that is not a string goes through the global fetch, unchanged', async () => {

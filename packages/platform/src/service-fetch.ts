@@ -20,15 +20,13 @@ import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
  * a caller that ignores it never pins a connection.
  */
 // Idle connections are closed after a minute, before the services' keep-alive timeout (65 s).
-const agent = new Agent({ keepAlive: true, timeout: 60_000 });
-const tlsAgent = new TlsAgent({ keepAlive: true, timeout: 60_000 });
+const serviceAgents = { http: new Agent({ keepAlive: true, timeout: 60_000 }), https: new TlsAgent({ keepAlive: true, timeout: 60_000 }) };
 /**
  * bufferedFetch's connections to servers that are not ours (the AI provider): idle ones closed
  * after 4 s, as Node's fetch does, since such a server may close them sooner than ours do and
  * does not always say when (`Keep-Alive: timeout`).
  */
 const outsideAgents = { http: new Agent({ keepAlive: true, timeout: 4_000 }), https: new TlsAgent({ keepAlive: true, timeout: 4_000 }) };
-const serviceAgents = { http: agent, https: tlsAgent };
 
 type Init = { method?: string; headers?: unknown; body?: unknown; signal?: AbortSignal | null };
 
