@@ -93,6 +93,28 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal((await call('GET', `/api/v1/interviews/${interview.id}`, { key: org.key })).body.data.status, 'completed');
   });
 
+  it('answers to one turn racing from several tabs: one is stored, with one next question; the others get the current turn back', async () => {
+    const { interview, token } = await started();
+    const first = await currentTurn(token);
+    const texts = Array.from({ length: 6 }, (_, i) => `${FULL} (tab ${i + 1})`);
+    const results = await Promise.all(texts.map((text) => answerTurn(token, first.id, text)));
+    const turns = await transcript(interview.id);
+    assert.deepEqual(turns.map((t) => t.kind), ['question', 'answer', 'question'], 'one answer, then the next question once');
+    const winner = texts.indexOf(turns[1]!.text);
+    assert.ok(winner >= 0);
+    assert.deepEqual(results.map((r) => r.status), texts.map((_, i) => (i === winner ? 303 : 409)));
+    for (const [i, r] of results.entries()) if (i !== winner) assert.ok(r.text.includes(`(tab ${i + 1})`), 'the text typed in that tab is kept');
+  });
+
+  it('an answer to an interview whose content was scrubbed meanwhile (an erasure in flight) is not stored', async () => {
+    const { interview, token } = await started();
+    const first = await currentTurn(token);
+    await db.query(`update recruiting.interviews set content_scrubbed_at = now() where id = $1`, [interview.id]);
+    const res = await answerTurn(token, first.id, FULL);
+    assert.equal(res.status, 409);
+    assert.deepEqual((await transcript(interview.id)).map((t) => t.kind), ['question']);
+  });
+
   it('asked for with Prefer: return=representation (the page\'s script), the answer is the next page itself, not a redirect', async () => {
     const { interview, token } = await started();
     const first = await currentTurn(token);

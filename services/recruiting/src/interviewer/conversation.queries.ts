@@ -5,7 +5,7 @@ import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type
 import type { Db, RecruitingDB } from '../db.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow, type InviteRow } from '../interviews/interviews.queries.js';
-import { appendTurns, askFirstQuestion, questionPlanOf, turnRows, type NewTurn, type TurnRow } from '../interviews/transcript.js';
+import { appendAnswer, appendTurns, askFirstQuestion, questionPlanOf, turnRows, type NewTurn, type TurnRow } from '../interviews/transcript.js';
 import { effectiveStatus } from '../interviews/status.js';
 import { budgetSpent } from '../interviews/time-budget.js';
 import { collectsSignals } from '../interviews/ai-notice.js';
@@ -15,8 +15,11 @@ import type { FollowUpRequest } from './follow-up-prompt.js';
 import type { FollowUpWriter } from './follow-up-writer.js';
 
 // The conversation in the database (ARCHITECTURE.md "The interviewer"): turns are rows of
-// recruiting.interview_turns, appended under the interview's row lock, so every step is
-// serialised per interview and a turn is stored once at its `seq`. A follow-up is generated
+// recruiting.interview_turns, and a turn is stored once at its `seq`: the (interview, seq) key
+// decides between requests racing for one position. An answer and a follow-up are each one
+// insert that checks the interview is in progress (appendAnswer, insertFollowUp); the steps that
+// change the interview itself (the last answer, which ends it; moving on after a skipped
+// follow-up) hold its row lock. A follow-up is generated
 // between two transactions, never while a lock or a connection is held: the answer is committed
 // first, then the AI is asked within its deadline, then its follow-up (or the next scripted
 // question, with the reason it was skipped) is appended.
@@ -175,45 +178,93 @@ function answeredBefore(turns: ConversationTurn[], input: AnswerInput): 'duplica
   return stored.role === 'candidate' && stored.text === input.text ? 'duplicate' : 'stale';
 }
 
+/** What an answer does to the conversation as read: nothing stored (`outcome`), or the answer to store. */
+type Step =
+  | { outcome: 'duplicate' | 'stale' }
+  | {
+      conversation: Conversation<InviteRow>;
+      /** The answer's turn, with `followUpSkipped: 'budget'` when a follow-up was allowed but the time is spent. */
+      answered: NewTurn;
+      after: AfterAnswer;
+      question: Question | undefined;
+      /** Whether the interviewer decides on a follow-up after it (else the next question comes, or the end). */
+      followUp: boolean;
+    };
+type Answer = Exclude<Step, { outcome: unknown }>;
+
+/** The last scripted question's last answer: the interview ends with it. */
+const endsInterview = (step: Answer) => !step.followUp && !step.after.next;
+
+/** The interview of `token` and what `input` does to its conversation, read on `db` (under the interview's row lock when `locked`). */
+async function stepOf(db: Db, token: string, input: AnswerInput, locked: boolean): Promise<Step> {
+  const row = await findByInviteToken(db, token, locked);
+  // The last answer sent twice (a double click, a retry) finds the interview completed by the first.
+  if (effectiveStatus(row) === 'completed' && answeredBefore((await conversationOf(db, row)).turns, input) === 'duplicate') return { outcome: 'duplicate' };
+  assertAnswerable(row);
+  const conversation = await begunConversation(db, row);
+  const { plan, turns } = conversation;
+  const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
+  const before = answeredBefore(turns, input);
+  if (!target || before) return { outcome: before ?? 'stale' };
+
+  const signals = input.signals && collectsSignals(row.consent_notice_version) ? input.signals : null;
+  const answered: NewTurn = { seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at: new Date(), signals };
+  const after = afterAnswer(plan, turns, { ...answered, id: '' });
+  const question = plan.find((q) => q.id === answered.questionId);
+  const followUp = after.followUpsLeft && question !== undefined && !budgetSpent(row);
+  return { conversation, answered: { ...answered, followUpSkipped: !followUp && after.followUpsLeft ? 'budget' : null }, after, question, followUp };
+}
+
+/** What storing an answer came to: the result, or (`pending`) the answer stored and its follow-up still to decide. */
+type Stored = AnswerResult | { pending: Pending };
+
+/**
+ * Stores `step`'s answer, and the next question with it when no follow-up is decided on, in one
+ * statement (appendAnswer). When nothing was stored, another request answered this turn first or
+ * the interview changed meanwhile: the conversation is read again for the outcome.
+ */
+async function storeAnswer(db: Db, token: string, input: AnswerInput, step: Answer): Promise<Stored> {
+  const { conversation: { row, plan, turns }, answered, after, question, followUp } = step;
+  const next = followUp ? null : (after.next?.question ?? null);
+  const stored = (await appendAnswer(db, row.id, answered, next)).map(toConversationTurn);
+  const [answer] = stored;
+  if (!answer) {
+    const again = await stepOf(db, token, input, false);
+    return { outcome: 'outcome' in again ? again.outcome : 'stale' };
+  }
+  const all = [...turns, ...stored];
+  if (followUp && question) return { pending: { row, plan, answer, question, turns: all, after } };
+  // Known from this request's own writes while the conversation goes on (after the end, read it).
+  return { outcome: 'accepted', conversation: next && stored.length === 2 ? { row, plan, turns: all, state: conversationState(plan, all) } : undefined };
+}
+
+/**
+ * The last answer, under the interview's row lock, read again there: the answer, the interview's
+ * end and its evaluation's start commit together, once.
+ */
+function answerLast(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<Stored> {
+  return db.transaction().execute(async (trx) => {
+    const step = await stepOf(trx, token, input, true);
+    if ('outcome' in step) return step;
+    const stored = await storeAnswer(trx, token, input, step);
+    if (endsInterview(step) && 'outcome' in stored && stored.outcome === 'accepted') {
+      await completeInterview(trx, tokens, step.conversation.row, interviewer.taskQueue, step.answered.at);
+    }
+    return stored;
+  });
+}
+
 /**
  * The candidate answers the current turn (PRODUCT.md §12). Stored once per turn; a submission
  * for any other turn stores nothing. After the answer the interviewer decides on a follow-up,
  * within its deadline, and the next turn is stored before this returns, so the page that follows
- * shows it.
+ * shows it. Every answer but the last goes without the interview's row lock: one read of the
+ * interview and its turns, then one insert that the (interview, seq) key keeps to one per turn.
  */
 export async function answerTurn(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, token: string, input: AnswerInput): Promise<AnswerResult> {
-  const first = await db.transaction().execute(async (trx): Promise<AnswerResult & { pending?: Pending }> => {
-    const row = await findByInviteToken(trx, token, true);
-    // The last answer sent twice (a double click, a retry) finds the interview completed by the first.
-    if (effectiveStatus(row) === 'completed' && answeredBefore((await conversationOf(trx, row)).turns, input) === 'duplicate') return { outcome: 'duplicate' };
-    assertAnswerable(row);
-    const { plan, turns } = await begunConversation(trx, row);
-    const target = turns.find((t) => t.id === input.turnId && t.role === 'interviewer');
-    const before = answeredBefore(turns, input);
-    if (!target || before) return { outcome: before ?? 'stale' };
-
-    const signals = input.signals && collectsSignals(row.consent_notice_version) ? input.signals : null;
-    const at = new Date();
-    const answered: NewTurn = { seq: target.seq + 1, role: 'candidate', kind: 'answer', questionId: target.questionId, text: input.text, at, signals };
-    const after = afterAnswer(plan, turns, { ...answered, id: '' });
-    const question = plan.find((q) => q.id === answered.questionId);
-    if (after.followUpsLeft && question && !budgetSpent(row)) {
-      const [inserted] = await appendTurns(trx, row, [answered]);
-      const answer = toConversationTurn(inserted!);
-      return { outcome: 'accepted', pending: { row, plan, answer, question, turns: [...turns, answer], after } };
-    }
-    // No follow-up: the answer and the next question are one statement (the lock is held, so
-    // neither position is taken); after the last question the interview ends.
-    const next = nextQuestionTurn(after, answered.seq, at);
-    const stored = await appendTurns(trx, row, [{ ...answered, followUpSkipped: after.followUpsLeft ? 'budget' : null }, ...next]);
-    const all = [...turns, ...stored.map(toConversationTurn).sort((a, b) => a.seq - b.seq)];
-    if (!after.next) await completeInterview(trx, tokens, row, interviewer.taskQueue, at);
-    // Known from this request's own writes only when both turns were stored by it.
-    const known = after.next && stored.length === 1 + next.length;
-    return { outcome: 'accepted', conversation: known ? { row, plan, turns: all, state: conversationState(plan, all) } : undefined };
-  });
-  const { pending, ...result } = first;
-  if (pending) return { outcome: result.outcome, conversation: await decideAndAppend(db, tokens, interviewer, pending) };
+  const step = await stepOf(db, token, input, false);
+  const result = 'outcome' in step ? step : endsInterview(step) ? await answerLast(db, tokens, interviewer, token, input) : await storeAnswer(db, token, input, step);
+  if ('pending' in result) return { outcome: 'accepted', conversation: await decideAndAppend(db, tokens, interviewer, result.pending) };
   if (result.outcome === 'duplicate') await settle(db, tokens, interviewer, token);
   return result;
 }
@@ -239,8 +290,8 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 }
 
 /**
- * A follow-up as the turn at `seq`, when the interview is still in progress and nothing took
- * that position meanwhile; compiled once (one per follow-up asked).
+ * A follow-up as the turn at `seq`, when the interview is still in progress, its content not
+ * scrubbed, and nothing took that position meanwhile; compiled once (one per follow-up asked).
  */
 const insertFollowUp = compiledOnce((db: Kysely<RecruitingDB>, interviewId: string, id: string, seq: number, questionId: string, text: string, at: Date) =>
   db
@@ -262,7 +313,10 @@ const insertFollowUp = compiledOnce((db: Kysely<RecruitingDB>, interviewId: stri
           sql<Date>`${at}::timestamptz`.as('at'),
         ])
         .where('id', '=', interviewId)
-        .where('status', '=', 'in_progress'),
+        .where('status', '=', 'in_progress')
+        // As an answer (appendAnswer): a follow-up written from an answer that an erasure scrubbed meanwhile is not stored.
+        .where('content_scrubbed_at', 'is', null)
+        .forShare(),
     )
     .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
     .returningAll(),

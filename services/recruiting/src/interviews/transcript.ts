@@ -109,6 +109,70 @@ export async function appendTurns(trx: Db, interview: { id: string; organization
 }
 
 /**
+ * The insert of appendAnswer, one statement: the answer while its interview is in progress and
+ * not scrubbed, then the next question only if the answer was stored. The interview is read FOR
+ * SHARE: concurrent answers do not wait for each other, while a status change or a scrub (an
+ * erasure) in flight is waited for and then read as it committed.
+ */
+const insertAnswer = compiledOnce(
+  (db: Kysely<RecruitingDB>, interviewId: string, id: string, seq: number, questionId: string, text: string, at: Date, signals: string | null, skipped: string | null, nextId: string | null, nextQuestionId: string | null, nextText: string | null) =>
+    db
+      .with('answer', (qb) =>
+        qb
+          .insertInto('recruiting.interview_turns')
+          .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at', 'signals', 'follow_up_skipped'])
+          .expression(
+            sql`select ${id}::text, i.organization_id, i.id, ${seq}::integer, 'candidate', 'answer', ${questionId}::text, ${text}::text, ${at}::timestamptz, ${signals}::jsonb, ${skipped}::text
+                from recruiting.interviews i
+                where i.id = ${interviewId}::text and i.status = 'in_progress' and i.content_scrubbed_at is null
+                for share`,
+          )
+          .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+          .returningAll(),
+      )
+      .with('next', (qb) =>
+        qb
+          .insertInto('recruiting.interview_turns')
+          .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
+          .expression(
+            sql`select ${nextId}::text, a.organization_id, a.interview_id, a.seq + 1, 'interviewer', 'question', ${nextQuestionId}::text, ${nextText}::text, a.at
+                from answer a
+                where ${nextId}::text is not null`,
+          )
+          .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+          .returningAll(),
+      )
+      .selectFrom('answer')
+      .selectAll()
+      .unionAll((eb) => eb.selectFrom('next').selectAll()),
+);
+
+/**
+ * The candidate's answer, with the next scripted question (`next`) after it when given, without the
+ * interview's row lock: both are stored or neither, only while the interview is in progress and
+ * its content was not scrubbed, and only if nothing holds the answer's position yet (the
+ * (interview, seq) key: of two requests answering the same turn, the second stores nothing).
+ * Returns the turns stored, in `seq` order; none when the answer was not stored.
+ */
+export async function appendAnswer(db: Db, interviewId: string, answer: NewTurn, next: Pick<Question, 'id' | 'text'> | null): Promise<TurnRow[]> {
+  const rows = await insertAnswer(
+    db,
+    interviewId,
+    newId(ID_PREFIXES.turn, answer.at.getTime()),
+    answer.seq,
+    answer.questionId,
+    answer.text,
+    answer.at,
+    answer.signals ? JSON.stringify(answer.signals) : null,
+    answer.followUpSkipped ?? null,
+    next ? newId(ID_PREFIXES.turn, answer.at.getTime()) : null,
+    next?.id ?? null,
+    next?.text ?? null,
+  );
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/**
  * Today's one-page form as turns: each scripted question (shown when the interview started),
  * then its answer (given at submission).
  */
