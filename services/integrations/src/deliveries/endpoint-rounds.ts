@@ -3,7 +3,7 @@ import type { EndpointRound } from '@hireloop/contracts/workflows';
 import type { Client } from '@temporalio/client';
 import type { IntegrationsDB } from '../db.js';
 import { recordAttempt, recordNotAttempted, WORK_COLUMNS, type DeliverySender, type DeliveryWork } from './delivery-attempt.js';
-import { breakerOpen, scheduleHorizons, type DeliverySettings } from './delivery-settings.js';
+import { attemptsInFlight, breakerOpen, scheduleHorizons, type DeliverySettings } from './delivery-settings.js';
 import type { EndpointLoops } from './endpoint-loops.js';
 
 /** A round launches attempts for this long, then ends when they have (a round stays well inside its activity's deadline). */
@@ -181,7 +181,7 @@ export class EndpointRounds {
    */
   private async leaseDue(trx: Transaction<IntegrationsDB>, webhookId: string, failing: boolean): Promise<Leased[]> {
     const { settings } = this.deps;
-    const inFlight = sql`(select count(*) from integrations.deliveries y where y.webhook_id = ${webhookId} and y.status in ('pending', 'retrying') and y.lease_until > now())`;
+    const inFlight = attemptsInFlight(webhookId);
     const room = failing
       ? sql`case when ${inFlight} = 0 and (select probe_at <= now() from integrations.webhooks where id = ${webhookId}) then 1 else 0 end`
       : sql`greatest(0, ${settings.endpointConcurrency} - ${inFlight})`;
@@ -195,8 +195,8 @@ export class EndpointRounds {
         for update skip locked
       )
       update integrations.deliveries d set lease_until = now() + make_interval(secs => ${settings.leaseMs / 1000}), updated_at = now()
-      from due, integrations.events e, integrations.webhooks w
-      where d.id = due.id and e.id = d.event_id and w.id = d.webhook_id
+      from integrations.events e, integrations.webhooks w
+      where d.id = any(array(select id from due)) and e.id = d.event_id and w.id = d.webhook_id
       returning ${WORK_COLUMNS}, d.queue_head, d.created_at`.execute(trx);
     // Launched in queue order.
     return rows.sort((a, b) => Number(b.queue_head) - Number(a.queue_head) || a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
