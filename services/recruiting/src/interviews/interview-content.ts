@@ -12,8 +12,12 @@ import { finishBySql } from './time-budget.js';
  */
 export async function scrubInterviewContent(trx: Db, interviewIds: string[]): Promise<void> {
   if (interviewIds.length === 0) return;
-  await deleteTranscripts(trx, interviewIds);
+  // The interviews first: their rows stay locked until commit, so an answer or a follow-up being
+  // stored (read FOR SHARE, only while not scrubbed: transcript.ts) either committed before, and
+  // the delete below sees it, or waits and then finds the interview scrubbed. Turns deleted
+  // first would let one slip in between the two statements and outlive the scrub.
   await trx.updateTable('recruiting.interviews').set({ answers: null, content_scrubbed_at: sql<Date>`coalesce(content_scrubbed_at, now())` }).where('id', 'in', interviewIds).execute();
+  await deleteTranscripts(trx, interviewIds);
   await trx
     .updateTable('recruiting.evaluations')
     .set({
