@@ -199,7 +199,7 @@ export class EndpointLoops {
               and (d.lease_until is null or d.lease_until <= now())
             for update skip locked
           )
-          update integrations.deliveries d set status = 'failed', next_attempt_at = null, queue_head = false, updated_at = now()
+          update integrations.deliveries d set status = 'failed', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()
           from oldest where d.id = oldest.id
           returning d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempts`.execute(trx);
         await recordNotAttempted(trx, over, `backlog limit: the endpoint had more than ${max} queued retries (WEBHOOK_ENDPOINT_BACKLOG_MAX); the oldest were dropped`);

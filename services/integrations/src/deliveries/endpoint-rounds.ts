@@ -206,7 +206,7 @@ export class EndpointRounds {
   private async expireHeld(trx: Transaction<IntegrationsDB>, webhookId: string): Promise<void> {
     const { settings } = this.deps;
     const { rows } = await sql<{ id: string; organization_id: string; webhook_id: string; event_id: string; event_type: string; attempts: number }>`
-      update integrations.deliveries d set status = 'failed', next_attempt_at = null, queue_head = false, updated_at = now()
+      update integrations.deliveries d set status = 'failed', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()
       where d.webhook_id = ${webhookId} and d.status = 'retrying' and d.task_queue = ${settings.taskQueue} and (d.lease_until is null or d.lease_until <= now())
         and d.next_attempt_at + make_interval(secs => ${this.horizon('d')}) <= now()
       returning d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempts`.execute(trx);
