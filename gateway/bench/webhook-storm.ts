@@ -35,12 +35,30 @@ export const STORM = {
    * storm's event ingest (an erasure's scrub waits for its own organization's ingests).
    */
   workInOtherOrg: process.env['BENCH_STORM_WORK_ORG'] === 'other',
-  /** Idle after the storm: the wait before the idle measure, and its length. */
+  /**
+   * Idle after the storm: the wait before the idle measure (at least this, and until no delivery
+   * attempt is in flight, at most three times this), and its length.
+   */
   settleMs: 30_000,
   idleMs: 30_000,
 };
 export const REPLAY_EVENTS = Number(process.env['BENCH_REPLAY_EVENTS'] ?? '100000');
 const PRODUCTION_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+/**
+ * Waits until no delivery attempt is in flight (no live lease), at most `maxMs`: a hanging
+ * endpoint's last attempts and its first probe take 15 s each, and end well after the events;
+ * the endpoints are idle only then. Answers how long it waited.
+ */
+async function attemptsEnded(db: pg.Client, maxMs: number): Promise<number> {
+  const from = Date.now();
+  while (Date.now() - from < maxMs) {
+    const { rows } = await db.query<{ n: number }>('select count(*)::int as n from integrations.deliveries where lease_until > now()');
+    if (rows[0]?.n === 0) break;
+    await sleep(1000);
+  }
+  return Date.now() - from;
+}
 
 /** The fields of the answers this file reads. */
 interface Data {
@@ -285,6 +303,8 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       .map(([name, ms]) => `${name} ${Math.round((ms / stormCpu.wall) * 100)} %`).join(', ');
     step('Storm: settling, then idle CPU');
     await sleep(Math.max(0, STORM.settleMs - (Date.now() - Math.max(published, workDone))));
+    const quietAfterMs = await attemptsEnded(db, STORM.settleMs * 3);
+    const idleFrom = Date.now() - Math.max(published, workDone);
     sampling = false;
     await sampler;
 
@@ -333,7 +353,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       `| webhook delivery workflows | ${peak} | ${after.deliveryWorkflows} |`,
       `| every workflow | ${peakAll} | ${after.all} |`,
       '',
-      `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s, share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}.`,
+      `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s from ${(idleFrom / 1000).toFixed(0)} s after the work ended, the last ${(quietAfterMs / 1000).toFixed(0)} s of that spent waiting for the attempts in flight to end; share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}.`,
     ];
   } finally {
     await connection.close();
