@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { compiledOnce, newId, sql, type Logger } from '@hireloop/platform';
+import { compiledOnce, newId, type Logger } from '@hireloop/platform';
 import { ID_PREFIXES, type Competency, type FollowUpSkipped, type Question, type TurnSignals } from '@hireloop/contracts';
 import type { Db, RecruitingDB } from '../db.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 import { assertAnswerable, completeInterview, findByInviteToken, getInterviewRow, type InterviewRow, type InviteRow } from '../interviews/interviews.queries.js';
-import { appendAnswer, appendTurns, askFirstQuestion, questionPlanOf, turnRows, type NewTurn, type TurnRow } from '../interviews/transcript.js';
+import { appendAnswer, appendTurns, askFirstQuestion, questionPlanOf, turnRows, insertTurnInto, type NewTurn, type TurnRow } from '../interviews/transcript.js';
 import { effectiveStatus } from '../interviews/status.js';
 import { budgetSpent } from '../interviews/time-budget.js';
 import { collectsSignals } from '../interviews/ai-notice.js';
@@ -291,35 +291,11 @@ function logDecision(logger: Logger, interviewId: string, turnId: string, decisi
 
 /**
  * A follow-up as the turn at `seq`, when the interview is still in progress, its content not
- * scrubbed, and nothing took that position meanwhile; compiled once (one per follow-up asked).
+ * scrubbed (writableInterview: one written from an answer that an erasure scrubbed meanwhile is
+ * not stored), and nothing took that position meanwhile; compiled once (one per follow-up asked).
  */
 const insertFollowUp = compiledOnce((db: Kysely<RecruitingDB>, interviewId: string, id: string, seq: number, questionId: string, text: string, at: Date) =>
-  db
-    .insertInto('recruiting.interview_turns')
-    .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('recruiting.interviews')
-        .select([
-          // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
-          sql<string>`${id}::text`.as('id'),
-          'organization_id',
-          'id as interview_id',
-          sql<number>`${seq}::integer`.as('seq'),
-          sql<'interviewer'>`'interviewer'`.as('role'),
-          sql<'follow_up'>`'follow_up'`.as('kind'),
-          sql<string>`${questionId}::text`.as('question_id'),
-          sql<string>`${text}::text`.as('text'),
-          sql<Date>`${at}::timestamptz`.as('at'),
-        ])
-        .where('id', '=', interviewId)
-        .where('status', '=', 'in_progress')
-        // As an answer (appendAnswer): a follow-up written from an answer that an erasure scrubbed meanwhile is not stored.
-        .where('content_scrubbed_at', 'is', null)
-        .forShare(),
-    )
-    .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
-    .returningAll(),
+  insertTurnInto(db, interviewId, { id, seq, role: 'interviewer', kind: 'follow_up', questionId, text, at, signals: null, skipped: null }),
 );
 
 /**

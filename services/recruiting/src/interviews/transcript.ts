@@ -109,27 +109,48 @@ export async function appendTurns(trx: Db, interview: { id: string; organization
 }
 
 /**
- * The insert of appendAnswer, one statement: the answer while its interview is in progress and
- * not scrubbed, then the next question only if the answer was stored. The interview is read FOR
- * SHARE: concurrent answers do not wait for each other, while a status change or a scrub (an
- * erasure) in flight is waited for and then read as it committed.
+ * The interview a turn may be written to without its row lock: in progress and not scrubbed, read
+ * FOR SHARE, so that concurrent writers of turns do not wait for each other while a status change
+ * or a scrub (an erasure) in flight is waited for and then read as it committed. The source of the
+ * answer's and the follow-up's inserts; the (interview, seq) key decides between writers.
+ */
+function writableInterview(db: Kysely<RecruitingDB>, interviewId: string) {
+  return db.selectFrom('recruiting.interviews').where('id', '=', interviewId).where('status', '=', 'in_progress').where('content_scrubbed_at', 'is', null).forShare();
+}
+
+/** A turn written to `writableInterview(db, interviewId)`: one statement, its row when stored. */
+export function insertTurnInto(db: Kysely<RecruitingDB>, interviewId: string, turn: { id: string; seq: number; role: Turn['role']; kind: Turn['kind']; questionId: string; text: string; at: Date; signals: string | null; skipped: string | null }) {
+  return db
+    .insertInto('recruiting.interview_turns')
+    .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at', 'signals', 'follow_up_skipped'])
+    .expression(
+      writableInterview(db, interviewId).select([
+        // Typed: the parameters of a SELECT list would otherwise reach Postgres as text.
+        sql<string>`${turn.id}::text`.as('id'),
+        'organization_id',
+        'id as interview_id',
+        sql<number>`${turn.seq}::integer`.as('seq'),
+        sql<Turn['role']>`${turn.role}::text`.as('role'),
+        sql<Turn['kind']>`${turn.kind}::text`.as('kind'),
+        sql<string>`${turn.questionId}::text`.as('question_id'),
+        sql<string>`${turn.text}::text`.as('text'),
+        sql<Date>`${turn.at}::timestamptz`.as('at'),
+        sql<TurnSignals | null>`${turn.signals}::jsonb`.as('signals'),
+        sql<FollowUpSkipped | null>`${turn.skipped}::text`.as('follow_up_skipped'),
+      ]),
+    )
+    .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
+    .returningAll();
+}
+
+/**
+ * The insert of appendAnswer, one statement: the answer to a writable interview, then the next
+ * question only if the answer was stored.
  */
 const insertAnswer = compiledOnce(
   (db: Kysely<RecruitingDB>, interviewId: string, id: string, seq: number, questionId: string, text: string, at: Date, signals: string | null, skipped: string | null, nextId: string | null, nextQuestionId: string | null, nextText: string | null) =>
     db
-      .with('answer', (qb) =>
-        qb
-          .insertInto('recruiting.interview_turns')
-          .columns(['id', 'organization_id', 'interview_id', 'seq', 'role', 'kind', 'question_id', 'text', 'at', 'signals', 'follow_up_skipped'])
-          .expression(
-            sql`select ${id}::text, i.organization_id, i.id, ${seq}::integer, 'candidate', 'answer', ${questionId}::text, ${text}::text, ${at}::timestamptz, ${signals}::jsonb, ${skipped}::text
-                from recruiting.interviews i
-                where i.id = ${interviewId}::text and i.status = 'in_progress' and i.content_scrubbed_at is null
-                for share`,
-          )
-          .onConflict((oc) => oc.columns(['interview_id', 'seq']).doNothing())
-          .returningAll(),
-      )
+      .with('answer', () => insertTurnInto(db, interviewId, { id, seq, role: 'candidate', kind: 'answer', questionId, text, at, signals, skipped }))
       .with('next', (qb) =>
         qb
           .insertInto('recruiting.interview_turns')
@@ -149,8 +170,8 @@ const insertAnswer = compiledOnce(
 
 /**
  * The candidate's answer, with the next scripted question (`next`) after it when given, without the
- * interview's row lock: both are stored or neither, only while the interview is in progress and
- * its content was not scrubbed, and only if nothing holds the answer's position yet (the
+ * interview's row lock: both are stored or neither, only while the interview is writable
+ * (writableInterview), and only if nothing holds the answer's position yet (the
  * (interview, seq) key: of two requests answering the same turn, the second stores nothing).
  * Returns the turns stored, in `seq` order; none when the answer was not stored.
  */
