@@ -69,15 +69,28 @@ export interface VerifiedQuote {
  * characters: "e" does not match inside "é".
  */
 export function verifyQuote(text: string, quote: string): VerifiedQuote | null {
-  const needle = foldQuote(quote);
-  if (needle.length === 0) return null;
-  const hay = fold(text);
-  for (let at = hay.text.indexOf(needle); at >= 0; at = hay.text.indexOf(needle, at + 1)) {
-    const last = at + needle.length - 1;
-    if (!hay.clusterStart[at] || !hay.clusterEnd[last]) continue;
-    const start = hay.start[at]!;
-    const end = hay.end[last]!;
-    return { quote: [...text].slice(start, end).join(''), start, end };
-  }
-  return null;
+  return quoteFinder(text)(quote);
+}
+
+/**
+ * `verifyQuote` for many quotes of one text: the text is folded (segmented into grapheme
+ * clusters, the costly part) once, on the first quote, not once per quote.
+ */
+export function quoteFinder(text: string): (quote: string) => VerifiedQuote | null {
+  let hay: Folded | undefined;
+  let codePoints: string[] | undefined;
+  return (quote) => {
+    const needle = foldQuote(quote);
+    if (needle.length === 0) return null;
+    hay ??= fold(text);
+    for (let at = hay.text.indexOf(needle); at >= 0; at = hay.text.indexOf(needle, at + 1)) {
+      const last = at + needle.length - 1;
+      if (!hay.clusterStart[at] || !hay.clusterEnd[last]) continue;
+      const start = hay.start[at]!;
+      const end = hay.end[last]!;
+      codePoints ??= [...text];
+      return { quote: codePoints.slice(start, end).join(''), start, end };
+    }
+    return null;
+  };
 }

@@ -1,6 +1,6 @@
 import type { Competency, CompetencyScore, Evidence, ModelEvaluation, Recommendation } from '@hireloop/contracts';
 import { overallScoreOf } from './overall-score.js';
-import { verifyQuote } from './quotes.js';
+import { quoteFinder } from './quotes.js';
 
 const MAX_EVIDENCE = 3;
 const MAX_QUOTE_UNITS = 300;
@@ -26,7 +26,8 @@ export interface Scorecard {
  * competency the model left out, or a key the rubric does not have, changes nothing else.
  */
 export function buildScorecard(rubric: Competency[], output: ModelEvaluation, candidateTurns: { id: string; text: string }[]): Scorecard {
-  const turns = new Map(candidateTurns.map((t) => [t.id, t.text]));
+  // Each turn is folded once, however many quotes name it.
+  const turns = new Map(candidateTurns.map((t) => [t.id, quoteFinder(t.text)]));
   let offered = 0;
   let kept = 0;
   const competencyScores = rubric.map((c): CompetencyScore => {
@@ -34,8 +35,8 @@ export function buildScorecard(rubric: Competency[], output: ModelEvaluation, ca
     const evidence: Evidence[] = [];
     for (const q of said?.quotes ?? []) {
       offered++;
-      const text = turns.get(q.turnId);
-      const verified = text === undefined ? null : verifyQuote(text, q.quote);
+      const find = turns.get(q.turnId);
+      const verified = find ? find(q.quote) : null;
       if (!verified || verified.quote.length > MAX_QUOTE_UNITS || evidence.length >= MAX_EVIDENCE) continue;
       if (evidence.some((e) => e.turnId === q.turnId && e.start === verified.start && e.end === verified.end)) continue;
       evidence.push({ turnId: q.turnId, ...verified });
