@@ -6,13 +6,14 @@ import { ownDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { scrubInterviewContent } from './interview-content.js';
-import { appendAnswer, turnRows, type NewTurn } from './transcript.js';
+import { appendAnswer, askFirstQuestion, turnRows, type NewTurn } from './transcript.js';
 
 /**
- * An answer stored without the interview's row lock (appendAnswer) against the scrub of an
- * erasure or a retention: whichever comes first, no answer outlives the scrub.
+ * An answer stored without the interview's row lock (appendAnswer), and the first question asked
+ * when an interview from before the conversation is reopened (askFirstQuestion), against the
+ * scrub of an erasure or a retention: whichever comes first, no turn outlives the scrub.
  */
-describe('an answer and the scrub of its interview', () => {
+describe('a turn and the scrub of its interview', () => {
   let db: Kysely<RecruitingDB>;
   let own: Awaited<ReturnType<typeof ownDatabase>>;
   let n = 0;
@@ -68,5 +69,19 @@ describe('an answer and the scrub of its interview', () => {
     await db.transaction().execute((trx) => scrubInterviewContent(trx, [id]));
     assert.deepEqual(await turnRows(db, id), []);
     assert.deepEqual(await appendAnswer(db, id, { ...answer(), seq: 3 }, null), [], 'and nothing is stored after it');
+  });
+
+  const rowOf = async (id: string) => (await db.selectFrom('recruiting.interviews').select(['id', 'organization_id', 'questions', 'pinned_questions']).where('id', '=', id).executeTakeFirstOrThrow());
+
+  it('the first question of a reopened interview is asked once, and never of a scrubbed one', async () => {
+    const id = await inProgress();
+    await sql`delete from recruiting.interview_turns where interview_id = ${id}`.execute(db);
+    const row = await rowOf(id);
+    await Promise.all([askFirstQuestion(db, row), askFirstQuestion(db, row)]);
+    assert.deepEqual((await turnRows(db, id)).map((t) => [t.seq, t.text]), [[0, 'Why us?']]);
+
+    await db.transaction().execute((trx) => scrubInterviewContent(trx, [id]));
+    await askFirstQuestion(db, row);
+    assert.deepEqual(await turnRows(db, id), [], 'a scrubbed interview gets no question back');
   });
 });

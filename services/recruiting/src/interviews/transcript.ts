@@ -63,11 +63,14 @@ export interface NewTurn {
  * The interview's first turn, its first scripted question, unless a turn exists already: asked
  * when the candidate starts, and when an interview that was in progress before the conversation
  * existed is opened again (CLARIFICATIONS 2026-11-26: it continues from its first question).
+ * Only while the interview is writable (`writableInterview`): the reopening asks it without the
+ * interview's row lock, and must not ask it of an interview that a scrub emptied meanwhile.
  */
-export async function askFirstQuestion(trx: Db, row: Pick<Selectable<InterviewsTable>, 'id' | 'organization_id' | 'questions' | 'pinned_questions'>, at = new Date()): Promise<void> {
+export async function askFirstQuestion(db: Db, row: Pick<Selectable<InterviewsTable>, 'id' | 'organization_id' | 'questions' | 'pinned_questions'>, at = new Date()): Promise<void> {
   const first = questionPlanOf(row)[0];
   if (!first) return;
-  await appendTurns(trx, row, [{ seq: 0, role: 'interviewer', kind: 'question', questionId: first.id, text: first.text, at }]);
+  const turn = { id: newId(ID_PREFIXES.turn, at.getTime()), seq: 0, role: 'interviewer', kind: 'question', questionId: first.id, text: first.text, at, signals: null, skipped: null } as const;
+  await insertTurnInto(db, row.id, turn).execute();
 }
 
 /**
