@@ -133,7 +133,7 @@ export type EvaluationOutcome =
   | { kind: 'legacy'; result: EvaluationResult; model: string; promptVersion: string }
   | { kind: 'failed'; error: { code: string; message: string }; model: string | null };
 
-async function completedValues(trx: Db, interview: InterviewRow, row: EvaluationRow, outcome: EvaluationOutcome) {
+async function completedValues(trx: Db, interview: InterviewRow, row: EvaluationRow, outcome: EvaluationOutcome, turns: TurnRow[]) {
   if (outcome.kind === 'failed') return { status: 'failed' as const, error: JSON.stringify(outcome.error), model: outcome.model };
   if (outcome.kind === 'legacy' || row.rubric_version === null) {
     if (outcome.kind !== 'legacy') throw new AppError('validation_failed', 'This version is evaluated as before rubrics: send a legacy result.');
@@ -146,7 +146,7 @@ async function completedValues(trx: Db, interview: InterviewRow, row: Evaluation
   }
   const rubric = await rubricVersion(trx, interview.position_id, row.rubric_version);
   if (!rubric) throw new AppError('conflict', `Rubric version ${row.rubric_version} of the position is missing.`);
-  const candidateTurns = (await turnRows(trx, interview.id)).filter((t) => t.role === 'candidate');
+  const candidateTurns = turns.filter((t) => t.role === 'candidate');
   const card = buildScorecard(rubric.competencies, outcome.output, candidateTurns);
   return {
     status: 'completed' as const, overall_score: card.overallScore, recommendation: card.recommendation, overall_score_reason: card.overallScoreReason,
@@ -170,7 +170,7 @@ export function finishEvaluation(db: Kysely<RecruitingDB>, organizationId: strin
     const now = new Date();
     const row = await trx
       .updateTable('recruiting.evaluations')
-      .set({ ...(await completedValues(trx, interview, current, outcome)), completed_at: now, updated_at: now })
+      .set({ ...(await completedValues(trx, interview, current, outcome, turns)), completed_at: now, updated_at: now })
       .where('interview_id', '=', interviewId)
       .where('version', '=', version)
       .returningAll()

@@ -51,10 +51,20 @@ export function toInterview(row: InterviewRow, tokens: InviteTokens): Interview 
   };
 }
 
+/**
+ * The interview of an organization by its id; compiled once (every read of one interview: the
+ * API's, and the evaluation's at each interview's end).
+ */
+const byId = (forUpdate: boolean) =>
+  compiledOnce((db: Kysely<RecruitingDB>, organizationId: string, id: string) => {
+    const q = selectInterviews(db).where('i.organization_id', '=', organizationId).where('i.id', '=', id);
+    return forUpdate ? q.forUpdate('i') : q;
+  });
+const interviewRow = byId(false);
+const interviewRowLocked = byId(true);
+
 export async function getInterviewRow(db: Db, organizationId: string, id: string, forUpdate = false): Promise<InterviewRow> {
-  let q = selectInterviews(db).where('i.organization_id', '=', organizationId).where('i.id', '=', id);
-  if (forUpdate) q = q.forUpdate('i');
-  const row = await q.executeTakeFirst();
+  const [row] = await (forUpdate ? interviewRowLocked : interviewRow)(db, organizationId, id);
   if (!row) throw new AppError('not_found', `No interview ${id}.`);
   return row;
 }
