@@ -143,7 +143,7 @@ describe('hostile input on /api/v1 (issue 7)', () => {
     const requests = fc.constantFrom(...ops).chain((o) => requestArbitrary(doc, o, known, key).map((req) => ({ o, req, [fc.toStringMethod]: () => req.label })));
     await fc.assert(
       fc.asyncProperty(requests, async ({ o, req }) => {
-        checkApiAnswer(validators, o.op, req, await send(baseUrl(), req));
+        checkApiAnswer(validators, routeReached(o, req.url).op, req, await send(baseUrl(), req));
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
