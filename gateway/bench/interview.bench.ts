@@ -64,6 +64,8 @@ interface Turn {
   at: number;
   /** Whether the answer waited for a follow-up from the AI. */
   ai: boolean;
+  /** Whether it was the candidate's last answer: it ends the interview and starts its evaluation. */
+  last: boolean;
 }
 
 /**
@@ -129,7 +131,7 @@ async function takeInterview(base: string, candidate: Candidate, steady: SteadyW
         html = (await http(page)).text;
       }
       const read = performance.now();
-      candidate.turns.push({ ms: read - sent, at: read, ai: isFirst });
+      candidate.turns.push({ ms: read - sent, at: read, ai: isFirst, last: question === QUESTIONS - 1 && !isFirst });
       if (question === 0 && isFirst) steady.firstAnswerRead();
       candidate.lastAnswerAt = Date.now();
     }
@@ -216,15 +218,16 @@ await runBench('bench-interview', async (bench) => {
     `Date: ${bench.startedAt.toISOString()}`,
     `Machine: ${machineDescription()}; load average (1, 5, 15 min) at the start ${load[0]}, at the end ${load[1]}`,
     '',
-    'Platform share of a turn = (POST answer → next page read) − 300 ms for the answers that waited for a follow-up (AI), the whole latency for the others:',
+    'Platform share of a turn = (POST answer → next page read) − 300 ms for the answers that waited for a follow-up (AI), the whole latency for the others; "last answers" are the candidates\' last turns (among the others), which end the interview and start its evaluation beside the other candidates\' turns:',
     '',
-    '| candidates | turns | platform p50 ms | platform p99 ms | AI turns p50 / p99 ms | other turns p50 / p99 ms | turns/s | last answer → evaluation.completed p50 / p99 ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| candidates | turns | platform p50 ms | platform p99 ms | AI turns p50 / p99 ms | other turns p50 / p99 ms | last answers p50 / p99 ms | turns/s | last answer → evaluation.completed p50 / p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map((r) => {
       const shares = r.turns.map(share);
       const aiShares = r.turns.filter((t) => t.ai).map(share);
       const others = r.turns.filter((t) => !t.ai).map(share);
-      return `| ${r.candidates} | ${r.turns.length} | ${ms(percentile(shares, 50))} | ${ms(percentile(shares, 99))} | ${ms(percentile(aiShares, 50))} / ${ms(percentile(aiShares, 99))} | ${ms(percentile(others, 50))} / ${ms(percentile(others, 99))} | ${(r.turns.length / (r.wallMs / 1000)).toFixed(1)} | ${ms(percentile(r.toEvaluation, 50))} / ${ms(percentile(r.toEvaluation, 99))}${r.evaluationsMissing ? ` (${r.evaluationsMissing} not completed)` : ''} |`;
+      const lastShares = r.turns.filter((t) => t.last).map(share);
+      return `| ${r.candidates} | ${r.turns.length} | ${ms(percentile(shares, 50))} | ${ms(percentile(shares, 99))} | ${ms(percentile(aiShares, 50))} / ${ms(percentile(aiShares, 99))} | ${ms(percentile(others, 50))} / ${ms(percentile(others, 99))} | ${ms(percentile(lastShares, 50))} / ${ms(percentile(lastShares, 99))} | ${(r.turns.length / (r.wallMs / 1000)).toFixed(1)} | ${ms(percentile(r.toEvaluation, 50))} / ${ms(percentile(r.toEvaluation, 99))}${r.evaluationsMissing ? ` (${r.evaluationsMissing} not completed)` : ''} |`;
     }),
   ];
   if (results.some((r) => r.cpu)) {
