@@ -7,7 +7,7 @@ import { freePort } from '@hireloop/devstack/ports';
 import { step } from '@hireloop/devstack/log';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
-import { cpuBetween, memoryOf, newOrganization, percentile, sleep, snapshotCpu, stackCpuSources, temporalPid, resetStatements, topStatements, type Bench, type BenchOrganization, type CpuSource } from './bench-kit.js';
+import { cpuBetween, memoryOf, newOrganization, percentile, postmasterPid, sleep, snapshotCpu, stackCpuSources, temporalPid, withChildren, resetStatements, topStatements, type Bench, type BenchOrganization, type CpuSource } from './bench-kit.js';
 import type { Receiver } from './webhook-receiver.js';
 
 /**
@@ -309,7 +309,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     await sampler;
 
     const sources: CpuSource[] = ['worker', 'integrations'].map((name) => ({ name, pids: () => [pidOf(bench, name)] }));
-    sources.push({ name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] });
+    sources.push({ name: 'Temporal', pids: () => [temporalPid(bench.dataDir)] }, { name: 'Postgres', pids: () => withChildren(postmasterPid(bench.dataDir)) });
     const before = snapshotCpu(sources);
     await sleep(STORM.idleMs);
     const idle = cpuBetween(before, snapshotCpu(sources));
@@ -353,7 +353,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       `| webhook delivery workflows | ${peak} | ${after.deliveryWorkflows} |`,
       `| every workflow | ${peakAll} | ${after.all} |`,
       '',
-      `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s from ${(idleFrom / 1000).toFixed(0)} s after the work ended, the last ${(quietAfterMs / 1000).toFixed(0)} s of that spent waiting for the attempts in flight to end; share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}.`,
+      `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s from ${(idleFrom / 1000).toFixed(0)} s after the work ended, the last ${(quietAfterMs / 1000).toFixed(0)} s of that spent waiting for the attempts in flight to end; share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}, Postgres ${core('Postgres')}.`,
     ];
   } finally {
     await connection.close();
