@@ -19,8 +19,10 @@ const OVERDUE = '2 minutes';
 const OVERDUE_SWEEP_MS = 10_000;
 /** Retrying deliveries whose endpoint has no loop (from before the loops, or a lost request). */
 const ORPHAN_SWEEP_MS = 60_000;
-/** How often queues past WEBHOOK_ENDPOINT_BACKLOG_MAX are cut back. */
+/** How often queues past WEBHOOK_ENDPOINT_BACKLOG_MAX are cut back: those that grew since the last look. */
 const BACKLOG_SWEEP_MS = 10_000;
+/** How often every endpoint with a running loop is looked at, whether or not its queue grew (and at start). */
+const BACKLOG_FULL_SWEEP_MS = 60 * 60_000;
 
 type Endpoint = { id: string; organization_id: string };
 
@@ -39,12 +41,18 @@ type Endpoint = { id: string; organization_id: string };
  * Nothing is lost when a signal is: a loop overdue on its promise is woken again (a sweep every
  * 10 s), a retry whose endpoint has no loop is adopted (every minute, and at start: deliveries
  * retried by the per-delivery workflows before the loops), queues past the backlog limit are cut
- * back from their oldest (every 10 s), and so are the deliveries a disable or delete left beyond
- * the batch it cancelled (cancel.ts).
+ * back from their oldest (every 10 s those that grew, at start and hourly all of them), and so
+ * are the deliveries a disable or delete left beyond the batch it cancelled (cancel.ts).
  */
 export class EndpointLoops {
   private readonly loop: RelayLoop;
-  private readonly due = { overdue: 0, orphans: 0, backlog: 0 };
+  private readonly due = { overdue: 0, orphans: 0, backlog: 0, fullBacklog: 0 };
+  /**
+   * Endpoints whose queue grew since the backlog sweep last looked: each retry queued writes a
+   * wake request (retry-queue.ts), and this waker took theirs. Only these are counted every 10 s;
+   * every queue is counted at start and hourly (a request taken just before a crash).
+   */
+  private grown = new Set<string>();
 
   constructor(
     private readonly db: Kysely<IntegrationsDB>,
@@ -93,11 +101,22 @@ export class EndpointLoops {
     }
     if (now >= this.due.backlog) {
       this.due.backlog = now + BACKLOG_SWEEP_MS;
-      await this.trimBacklogs();
+      const full = now >= this.due.fullBacklog;
+      if (full) this.due.fullBacklog = now + BACKLOG_FULL_SWEEP_MS;
+      const grown = this.grown;
+      this.grown = new Set();
+      try {
+        await this.trimBacklogs(full ? null : [...grown]);
+      } catch (err) {
+        for (const id of grown) this.grown.add(id);
+        if (full) this.due.fullBacklog = 0;
+        throw err;
+      }
       // What a disable or delete left beyond its first batch (cancel.ts).
       while (await cancelLeftoverDeliveries(this.db)) await new Promise((r) => setImmediate(r));
     }
-    const { claimed, wake } = await this.takeRequests();
+    const { claimed, taken, wake } = await this.takeRequests();
+    for (const id of taken) this.grown.add(id);
     await this.signal(wake);
     return claimed === BATCH;
   }
@@ -105,9 +124,10 @@ export class EndpointLoops {
   /**
    * Takes a batch of this deployment's wake requests and moves each endpoint's promise earlier
    * when its earliest due retry (for a failing endpoint: not before its next probe) comes first.
-   * Returns how many it took and the endpoints whose loop must be signalled.
+   * Returns how many it took, the endpoints whose requests it took, and those whose loop must be
+   * signalled.
    */
-  private takeRequests(): Promise<{ claimed: number; wake: Endpoint[] }> {
+  private takeRequests(): Promise<{ claimed: number; taken: string[]; wake: Endpoint[] }> {
     const { settings } = this;
     return this.db.transaction().execute(async (trx) => {
       // Neither step waits for a lock (skip locked): a transaction queueing retries holds its
@@ -116,13 +136,13 @@ export class EndpointLoops {
       const { rows: claimed } = await sql<{ webhook_id: string }>`
         select webhook_id from integrations.endpoint_wakes where task_queue = ${settings.taskQueue}
         order by requested_at limit ${BATCH} for update skip locked`.execute(trx);
-      if (claimed.length === 0) return { claimed: 0, wake: [] };
+      if (claimed.length === 0) return { claimed: 0, taken: [], wake: [] };
       // The endpoints' rows (as a loop's round holds its row while it plans): this and the round
       // see each other's commits.
       const { rows: held } = await sql<{ id: string }>`
         select id from integrations.webhooks where id = any(${claimed.map((r) => r.webhook_id)}) order by id for update skip locked`.execute(trx);
       const ids = held.map((r) => r.id);
-      if (ids.length === 0) return { claimed: 0, wake: [] };
+      if (ids.length === 0) return { claimed: 0, taken: [], wake: [] };
       await sql`delete from integrations.endpoint_wakes where task_queue = ${settings.taskQueue} and webhook_id = any(${ids})`.execute(trx);
       const { rows: wake } = await sql<Endpoint>`
         update integrations.webhooks w set retry_loop_at = t.at
@@ -137,7 +157,7 @@ export class EndpointLoops {
         ) t
         where w.id = t.id and (w.retry_loop_at is null or w.retry_loop_at > t.at)
         returning w.id, w.organization_id`.execute(trx);
-      return { claimed: ids.length, wake };
+      return { claimed: ids.length, taken: ids, wake };
     });
   }
 
@@ -177,14 +197,18 @@ export class EndpointLoops {
 
   /**
    * At most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries per endpoint: beyond it, the oldest are
-   * failed, each with an attempt-log entry saying so, and a warn line per endpoint.
+   * failed, each with an attempt-log entry saying so, and a warn line per endpoint. Counts the
+   * queues of `endpoints` (those that grew), or of every endpoint with a running loop when null:
+   * a count reads up to WEBHOOK_ENDPOINT_BACKLOG_MAX rows, so counting every dead endpoint's full
+   * queue every 10 s kept Postgres busy long after a storm, while nothing was queued.
    */
-  private async trimBacklogs(): Promise<void> {
+  private async trimBacklogs(endpoints: string[] | null): Promise<void> {
     const { settings } = this;
     const max = settings.backlogMax;
+    if (endpoints?.length === 0) return;
     const { rows } = await sql<Endpoint>`
       select w.id, w.organization_id from integrations.webhooks w
-      where w.retry_loop_at is not null and (
+      where w.retry_loop_at is not null ${endpoints ? sql`and w.id = any(${endpoints})` : sql``} and (
         select count(*) from (select 1 from integrations.deliveries d
           where d.webhook_id = w.id and d.status = 'retrying' and d.task_queue = ${settings.taskQueue} limit ${max + 1}) x) > ${max}`.execute(this.db);
     for (const endpoint of rows) {
