@@ -16,9 +16,10 @@ import type { Receiver } from './webhook-receiver.js';
  *
  * - **Storm**: 100 dead endpoints on `*`, half refusing connections and half hanging, and 2,000
  *   events; 10 interview evaluations and 10 erasures started in the middle. Reports the running
- *   workflows during and after, Temporal's and the worker's CPU while idle afterwards, the
- *   worker's RSS, and the time to `evaluation.completed` and to the erasure task `succeeded`
- *   against the same work done just before with no dead endpoint. Integrations runs with the
+ *   workflows during and after, the CPU of Temporal, the worker, integrations and Postgres while
+ *   idle afterwards, the worker's RSS, and the time to `evaluation.completed` and to the erasure
+ *   task `succeeded` against the same run with no dead endpoint (the same events and work in an
+ *   organization with no webhook) and against the same work alone. Integrations runs with the
  *   production retry schedule for it (the stack's test schedule would end every retry in 12 s).
  * - **Replay of a 30-day window of 100,000 events**: the time to the 202, and until every
  *   delivery is queued.
@@ -262,21 +263,30 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     await evaluationsAndErasures(bench, quiet, 1, Date.now() + STORM.budgetMs);
     const baseline = await evaluationsAndErasures(bench, quiet, STORM.work, Date.now() + STORM.budgetMs);
 
+    const integrations = createIntegrationsClient(bench.env['INTEGRATIONS_URL']!, bench.env['INTERNAL_TOKEN_KEYS']!);
+    const publish = async (organizationId: string, prefix: string, from: number, to: number) => {
+      for (let i = from; i < to; i += 100) {
+        const events = Array.from({ length: Math.min(100, to - i) }, (_, k) => ({
+          id: `evt_${prefix}${String(i + k).padStart(14, '0')}`, type: 'position.updated' as const, createdAt: new Date().toISOString(), data: { n: i + k }, organizationId,
+        }));
+        await integrations.system.events.ingest.mutate({ events });
+      }
+    };
+    // The issue's comparison: the same run (the events, the work in their middle) with no dead
+    // endpoint, in an organization with no webhook (its events are kept; none fans out).
+    step(`Storm: the same run with no dead endpoint: ${STORM.events} events into an organization with no webhook, ${STORM.work} evaluations and ${STORM.work} erasures in the middle`);
+    const calm = await newOrganization(bench, 'Benchmark storm without dead endpoints', ['read', 'write', 'admin']);
+    await publish(calm.id, 'calm', 0, STORM.events / 2);
+    const calmDuring = evaluationsAndErasures(bench, calm, STORM.work, Date.now() + STORM.budgetMs);
+    await publish(calm.id, 'calm', STORM.events / 2, STORM.events);
+    const calmWork = await calmDuring;
+
     const org = await newOrganization(bench, 'Benchmark storm', ['read', 'write', 'admin']);
     step(`Storm: ${STORM.endpoints} dead endpoints on * (half refusing connections, half hanging), ${STORM.events} events`);
     for (let i = 0; i < STORM.endpoints; i++) {
       const url = i % 2 === 0 ? `http://127.0.0.1:${await freePort()}/refused-${i}` : `http://127.0.0.1:${receiver.port}/storm/hang-${i}`;
       await api(bench, org, 'POST', '/api/v1/webhooks', { url, events: ['*'] });
     }
-    const integrations = createIntegrationsClient(bench.env['INTEGRATIONS_URL']!, bench.env['INTERNAL_TOKEN_KEYS']!);
-    const publish = async (from: number, to: number) => {
-      for (let i = from; i < to; i += 100) {
-        const events = Array.from({ length: Math.min(100, to - i) }, (_, k) => ({
-          id: `evt_storm${String(i + k).padStart(14, '0')}`, type: 'position.updated' as const, createdAt: new Date().toISOString(), data: { n: i + k }, organizationId: org.id,
-        }));
-        await integrations.system.events.ingest.mutate({ events });
-      }
-    };
     const samples: { deliveryWorkflows: number; all: number; workerRss: number | null }[] = [];
     let sampling = true;
     const sampler = (async () => {
@@ -289,11 +299,11 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const stackSources = stackCpuSources(bench);
     const stormCpuFrom = snapshotCpu(stackSources);
     await resetStatements(db);
-    await publish(0, STORM.events / 2);
+    await publish(org.id, 'storm', 0, STORM.events / 2);
     step(`Storm: ${STORM.work} evaluations and ${STORM.work} erasures in the middle of it`);
     const workOrg = STORM.workInOtherOrg ? await newOrganization(bench, 'Benchmark storm bystander', ['read', 'write', 'admin']) : org;
     const during = evaluationsAndErasures(bench, workOrg, STORM.work, Date.now() + STORM.budgetMs);
-    await publish(STORM.events / 2, STORM.events);
+    await publish(org.id, 'storm', STORM.events / 2, STORM.events);
     const published = Date.now();
     const stormWork = await during;
     const workDone = Date.now();
@@ -327,12 +337,12 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     };
     return [
       '',
-      `Storm (issue 19): ${STORM.endpoints} dead endpoints on \`*\` (${STORM.endpoints / 2} refusing connections, ${STORM.endpoints / 2} hanging until the 15 s deadline), ${STORM.events} events (published in ${((published - stormStarted) / 1000).toFixed(1)} s), integrations on the production retry schedule; ${STORM.work} evaluations and ${STORM.work} erasures started in the middle (in ${STORM.workInOtherOrg ? 'another organization' : "the storm's organization"}), against the same work just before with no dead endpoint (waited for at most ${STORM.budgetMs / 1000} s):`,
+      `Storm (issue 19): ${STORM.endpoints} dead endpoints on \`*\` (${STORM.endpoints / 2} refusing connections, ${STORM.endpoints / 2} hanging until the 15 s deadline), ${STORM.events} events (published in ${((published - stormStarted) / 1000).toFixed(1)} s), integrations on the production retry schedule; ${STORM.work} evaluations and ${STORM.work} erasures started in the middle (in ${STORM.workInOtherOrg ? 'another organization' : "the storm's organization"}), against the same run with no dead endpoint (the same events and work in an organization with no webhook) and against the same work alone just before (waited for at most ${STORM.budgetMs / 1000} s):`,
       '',
-      '| | before the storm | during the storm | storm ÷ before (p50) |',
-      '|---|---|---|---:|',
-      `| time to \`evaluation.completed\` | ${seconds(baseline.evaluations)} | ${seconds(stormWork.evaluations)} | ${ratio(stormWork.evaluations, baseline.evaluations)} |`,
-      `| time to the erasure task \`succeeded\` | ${seconds(baseline.erasures)} | ${seconds(stormWork.erasures)} | ${ratio(stormWork.erasures, baseline.erasures)} |`,
+      '| | the work alone | the same run, no dead endpoint | during the storm | storm ÷ no dead endpoint (p50) | storm ÷ alone (p50) |',
+      '|---|---|---|---|---:|---:|',
+      `| time to \`evaluation.completed\` | ${seconds(baseline.evaluations)} | ${seconds(calmWork.evaluations)} | ${seconds(stormWork.evaluations)} | ${ratio(stormWork.evaluations, calmWork.evaluations)} | ${ratio(stormWork.evaluations, baseline.evaluations)} |`,
+      `| time to the erasure task \`succeeded\` | ${seconds(baseline.erasures)} | ${seconds(calmWork.erasures)} | ${seconds(stormWork.erasures)} | ${ratio(stormWork.erasures, calmWork.erasures)} | ${ratio(stormWork.erasures, baseline.erasures)} |`,
       '',
       'Where each piece of work\'s time went (medians, seconds): the requests that start it (the evaluation\'s answers, the erasure\'s DELETE), from their answer to the workflow\'s start (the outbox relay), then from its history: from its start to its end; waiting for a worker to take each task (scheduled → started: Temporal and polling); running its workflow tasks; running its activities (our services and Postgres); then from its end until the bench\'s polling saw it (GET every 0.2 s):',
       '',
