@@ -249,6 +249,19 @@ const seconds = (values: (number | null)[]) => {
   return `p50 ${percentile(done, 50).toFixed(1)} s, max ${Math.max(...done).toFixed(1)} s${missing ? ` (${missing} of ${values.length} not within the budget)` : ''}`;
 };
 
+/**
+ * The runs of the endpoints' retry loops started since `from` (continued-as-new ones included) and
+ * their history events so far: what the deliveries lane asked of Temporal.
+ */
+async function loopHistoryEvents(temporal: Client, from: number): Promise<{ runs: number; events: number }> {
+  let runs = 0, events = 0;
+  for await (const run of temporal.workflow.list({ query: `Kind = 'webhook_delivery' AND StartTime >= '${new Date(from).toISOString()}'` })) {
+    runs++;
+    events += run.status.name === 'RUNNING' ? (await temporal.workflow.getHandle(run.workflowId, run.runId).describe()).historyLength : run.historyLength;
+  }
+  return { runs, events };
+}
+
 /** The storm row: markdown lines. */
 export async function stormReport(bench: Bench, db: pg.Client, receiver: Receiver): Promise<string[]> {
   const connection = await Connection.connect({ address: bench.env['TEMPORAL_ADDRESS']! });
@@ -307,6 +320,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const published = Date.now();
     const stormWork = await during;
     const workDone = Date.now();
+    const loopEvents = await loopHistoryEvents(temporal, stormStarted);
     const stormCpu = cpuBetween(stormCpuFrom, snapshotCpu(stackSources));
     const statements = await topStatements(db);
     const stormShares = [...stormCpu.bySource].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
@@ -362,6 +376,8 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       '|---|---:|---:|',
       `| webhook delivery workflows | ${peak} | ${after.deliveryWorkflows} |`,
       `| every workflow | ${peakAll} | ${after.all} |`,
+      '',
+      `The endpoints' retry loops from the storm's first event until the last measured workflow ended: ${loopEvents.runs} runs, ${loopEvents.events} history events (${(loopEvents.events / ((workDone - stormStarted) / 1000)).toFixed(0)} a second).`,
       '',
       `Deliveries of the storm's organization at the end: ${rows}. Worker RSS: peak ${mb(peakRss)} MB, after ${mb(after.workerRss)} MB. CPU while idle after the storm (${STORM.idleMs / 1000} s from ${(idleFrom / 1000).toFixed(0)} s after the work ended, the last ${(quietAfterMs / 1000).toFixed(0)} s of that spent waiting for the attempts in flight to end; share of one core): Temporal ${core('Temporal')}, worker ${core('worker')}, integrations ${core('integrations')}, Postgres ${core('Postgres')}.`,
     ];
