@@ -5,19 +5,24 @@ import type { EventEnvelope } from '../deliveries/fan-out.js';
 /**
  * Closes the window between an outbox relay reading a person's events and integrations storing
  * them (issue 11): the erasure's integrations step records the person's ids here (tombstones, ids
- * only) in the transaction that scrubs the stored copies, and every later ingest stores the events
- * that name one of them redacted. One advisory lock per organization orders the two: the scrub
- * takes it alone, each ingest shares it, so an ingest either commits before the scrub (which then
- * redacts what it stored) or takes it after the scrub committed (and sees its tombstones). The
- * ingest takes it last, once its events and deliveries are written, so it is held for the
- * tombstone check and the commit only: held for a whole fan-out (10 000 deliveries in a storm's
- * call), it made every erasure of the organization wait behind each ingest, and each ingest
- * behind every erasure (docs/benchmarks.md, issue 19).
+ * only), then scrubs the stored copies, and every later ingest stores the events that name one of
+ * them redacted. One advisory lock per organization orders the tombstones and the ingests: the
+ * tombstones' transaction takes it alone, each ingest shares it. So an ingest either commits
+ * before the tombstones do (and the scrub, which starts after that, redacts what it stored), or
+ * takes the lock after they committed (and sees them).
+ *
+ * Both sides hold it briefly:
+ * - the ingest takes it last, once its events and deliveries are written, for the tombstone check
+ *   and the commit only. Held for a whole fan-out (10 000 deliveries in a storm's call), it made
+ *   every erasure of the organization wait behind each ingest;
+ * - the erasure holds it for the tombstones only, not for the scrub's scan of the organization's
+ *   events, which made the ingests and the organization's other erasures wait behind each scan
+ *   (docs/benchmarks.md, issue 19).
  */
 const organizationLock = (organizationId: string) => sql`hashtextextended(${`erasure:${organizationId}`}, 0)`;
 
-/** The erasure scrub's side of the lock, held to the end of its transaction. */
-export async function lockForScrub(trx: Transaction<IntegrationsDB>, organizationId: string): Promise<void> {
+/** The erasure's side of the lock, taken by the transaction that records the tombstones, held to its end. */
+export async function lockForTombstones(trx: Transaction<IntegrationsDB>, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${organizationLock(organizationId)})`.execute(trx);
 }
 

@@ -5,7 +5,7 @@ import { ID_PREFIXES, type Task } from '@hireloop/contracts';
 import type { createRecruitingClient } from '@hireloop/recruiting/client';
 import { SCHEMA, type Db, type IntegrationsDB } from '../db.js';
 import { toTask } from './tasks.queries.js';
-import { lockForScrub, recordTombstones } from './erasure-tombstones.js';
+import { lockForTombstones, recordTombstones } from './erasure-tombstones.js';
 
 /** Erasure tasks of a candidate that have not failed: there is at most one (an index holds to it). */
 const LIVE = sql<boolean>`kind = 'candidate_erasure' and status <> 'failed'`;
@@ -152,14 +152,22 @@ async function redactTaskInputs(trx: Db, organizationId: string, ids: string[]):
  * and pending retries read them) and the outbox rows keep their type and ids only; the response
  * excerpts of their delivery attempts go (a receiver may echo what it got); inbound ATS events
  * that resolved to the candidate lose the candidate's details (those that name the e-mail went at
- * DELETE, redactAtsEventsByEmail); stored task requests that name them keep their ids only. The ids stay as tombstones, so events that reach integrations
- * later (a relay that read them before this step) are stored redacted (erasure-tombstones.ts).
- * Running it again changes nothing.
+ * DELETE, redactAtsEventsByEmail); stored task requests that name them keep their ids only.
+ *
+ * The ids are recorded first as tombstones, in a transaction of their own under the
+ * organization's erasure lock, so that events that reach integrations later (a relay that read
+ * them before this step) are stored redacted (erasure-tombstones.ts). The scrub follows in a
+ * second transaction, without the lock: it sees every event an ingest committed before the
+ * tombstones did. Held through the scrub as well, the lock made the organization's other
+ * erasures and every ingest wait for the scan of all its events. Running it again (after a crash
+ * between the two) changes nothing but what is left to scrub.
  */
-export function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]) {
-  return db.transaction().execute(async (trx) => {
-    await lockForScrub(trx, organizationId);
+export async function scrubErasedPerson(db: Kysely<IntegrationsDB>, organizationId: string, candidateId: string, ids: string[]) {
+  await db.transaction().execute(async (trx) => {
+    await lockForTombstones(trx, organizationId);
     await recordTombstones(trx, organizationId, candidateId, ids);
+  });
+  return db.transaction().execute(async (trx) => {
     // One scan of the organization's events: those to redact, and every one that names the person (their excerpts go).
     const { redacted: events, mentioning: eventIds } = await redactEventPayloadsMentioning(trx, SCHEMA, 'events', organizationId, ids);
     const outbox = await redactEventPayloads(trx, SCHEMA, 'outbox', organizationId, ids);
