@@ -194,7 +194,13 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver([{ status: 200 }, { status: 500 }]);
     try {
       const hook = await register(org.key, receiver.url, ['position.created']);
-      await eventually(async () => receiver.of('webhook.ping').length, (n) => n > 0, 15_000);
+      // The ping's success recorded (it clears the failure run in the same commit), not only received:
+      // a failure run set before that commit would be cleared by it.
+      await eventually(
+        async () => (await db.query(`select status from integrations.deliveries where webhook_id = $1 and event_type = 'webhook.ping'`, [hook.id])).rows[0]?.status,
+        (status) => status === 'delivered',
+        15_000,
+      );
       await db.query(`update integrations.webhooks set failing_since = now() - interval '5 days 1 minute' where id = $1`, [hook.id]);
       await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'The last straw' } });
       const state = await eventually(async () => (await call('GET', `/api/v1/webhooks/${hook.id}`, { key: org.key })).body.data, (w) => w.status === 'disabled', 15_000);
