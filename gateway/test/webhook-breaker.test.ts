@@ -186,6 +186,37 @@ describe('a failing endpoint (circuit breaker)', () => {
       await receiver.close();
     }
   });
+
+  it('the backlog limit passes over a delivery being attempted for the next oldest, and the queue ends at the limit', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      // The ping and BACKLOG_MAX - 1 events: a full queue, not over it.
+      await publish(org.organization.id, BACKLOG_MAX - 1);
+      await eventually(() => deliveriesOf(hook.id), (r) => r.length === BACKLOG_MAX && r.every((d) => d.status === 'retrying'), 30_000);
+      // The oldest is held as a probe in flight holds it (leased), and the loop makes no other attempt meanwhile.
+      const queryHeld = () => stack.db.query<{ id: string }>(
+        `update integrations.deliveries set lease_until = now() + interval '1 hour'
+         where id = (select id from integrations.deliveries where webhook_id = $1 and status = 'retrying' order by created_at, id limit 1)
+           and (lease_until is null or lease_until <= now())
+         returning id`, [hook.id]);
+      const held = (await eventually(queryHeld, (r) => r.rows.length === 1, 10_000)).rows[0]!.id;
+
+      await publish(org.organization.id, 3);
+      const rows = await eventually(
+        () => deliveriesOf(hook.id),
+        (r) => r.filter((d) => d.status === 'failed').length === 3 && r.filter((d) => d.status === 'retrying').length === BACKLOG_MAX,
+        30_000,
+      );
+      assert.deepEqual([rows.filter((d) => d.status === 'retrying').length, rows.filter((d) => d.status === 'failed').length], [BACKLOG_MAX, 3], JSON.stringify(rows.map((d) => d.status)));
+      assert.equal(rows.find((d) => d.id === held)?.status, 'retrying', 'the delivery being attempted stays queued');
+      assert.deepEqual(rows.slice(1, 4).map((d) => d.status), ['failed', 'failed', 'failed'], 'the three oldest after it went');
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('enabled webhooks per organization (WEBHOOK_ENDPOINTS_PER_ORG_MAX, 50)', () => {

@@ -208,28 +208,29 @@ export class EndpointLoops {
     if (endpoints?.length === 0) return;
     const { rows } = await sql<Endpoint>`
       select w.id, w.organization_id from integrations.webhooks w
-      where w.retry_loop_at is not null ${endpoints ? sql`and w.id = any(${endpoints})` : sql``} and (
+      where ${endpoints ? sql`w.id = any(${endpoints})` : sql`w.retry_loop_at is not null`} and (
         select count(*) from (select 1 from integrations.deliveries d
           where d.webhook_id = w.id and d.status = 'retrying' and d.task_queue = ${settings.taskQueue} limit ${max + 1}) x) > ${max}`.execute(this.db);
     for (const endpoint of rows) {
-      const dropped = await this.db.transaction().execute(async (trx) => {
+      const { dropped, excess } = await this.db.transaction().execute(async (trx) => {
+        const queued = sql`integrations.deliveries d where d.webhook_id = ${endpoint.id} and d.status = 'retrying' and d.task_queue = ${settings.taskQueue}`;
+        const { count } = (await sql<{ count: number }>`select count(*)::int as count from ${queued}`.execute(trx)).rows[0]!;
+        // The oldest not being attempted right now (a probe in flight is skipped for the next).
         const { rows: over } = await sql<{ id: string; organization_id: string; webhook_id: string; event_id: string; event_type: string; attempts: number }>`
-          with queued as (
-            select id, created_at from integrations.deliveries
-            where webhook_id = ${endpoint.id} and status = 'retrying' and task_queue = ${settings.taskQueue}
-          ), oldest as (
-            select d.id from integrations.deliveries d
-            where d.id in (select id from queued order by created_at, id limit greatest(0, (select count(*) from queued) - ${max}))
-              and (d.lease_until is null or d.lease_until <= now())
+          with oldest as (
+            select d.id from ${queued} and (d.lease_until is null or d.lease_until <= now())
+            order by d.created_at, d.id limit ${Math.max(0, count - max)}
             for update skip locked
           )
           update integrations.deliveries d set status = 'failed', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()
           from oldest where d.id = oldest.id
           returning d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempts`.execute(trx);
         await recordNotAttempted(trx, over, `backlog limit: the endpoint had more than ${max} queued retries (WEBHOOK_ENDPOINT_BACKLOG_MAX); the oldest were dropped`);
-        return over.length;
+        return { dropped: over.length, excess: count - max };
       });
       if (dropped > 0) this.logger.warn({ webhookId: endpoint.id, organizationId: endpoint.organization_id, dropped, backlogMax: max }, 'backlog limit: failed the oldest queued retries of an endpoint');
+      // Rows another transaction held (a loop leasing them) are dropped at the next sweep, not the hourly one.
+      if (dropped < excess) this.grown.add(endpoint.id);
     }
   }
 
