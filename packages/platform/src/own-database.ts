@@ -1,4 +1,6 @@
 import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { createDb, createPool } from './db.js';
 
 /**
  * Test helper: a database of a test's own on the test stack's Postgres server (DATABASE_URL), for
@@ -24,6 +26,25 @@ export async function ownDatabase(prefix: string): Promise<{ url: string; drop: 
         for (const { rolname } of roles.rows) await admin.query(`drop role if exists ${pg.escapeIdentifier(rolname)}`);
       } finally {
         await admin.end();
+      }
+    },
+  };
+}
+
+/**
+ * ownDatabase with a Kysely pool of `max` connections on it (the test migrates what it needs).
+ * `close()` ends the pool, then drops the database.
+ */
+export async function ownKyselyDatabase<DB>(prefix: string, max = 2): Promise<{ db: Kysely<DB>; close: () => Promise<void> }> {
+  const own = await ownDatabase(prefix);
+  const db = createDb<DB>(createPool({ url: own.url, applicationName: `${prefix.replaceAll('_', '-')}-test`, max }));
+  return {
+    db,
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        await own.drop();
       }
     },
   };

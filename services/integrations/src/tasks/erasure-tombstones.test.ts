@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDb, createPool, migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { migrateSchema, sql, type Kysely } from '@hireloop/platform';
+import { ownKyselyDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { ingestEvents } from '../deliveries/fan-out.js';
@@ -16,15 +16,13 @@ import { scrubErasedPerson } from './erasure.js';
  */
 describe('an ingest that holds the erasure lock when an erasure begins', () => {
   let db: Kysely<IntegrationsDB>;
-  let own: Awaited<ReturnType<typeof ownDatabase>>;
+  let close: () => Promise<void>;
   before(async () => {
-    own = await ownDatabase('erasure_tombstones');
-    db = createDb<IntegrationsDB>(createPool({ url: own.url, applicationName: 'erasure-tombstones-test', max: 3 }));
+    ({ db, close } = await ownKyselyDatabase<IntegrationsDB>('erasure_tombstones', 3));
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
-    await db.destroy();
-    await own.drop();
+    await close();
   });
 
   const waitingForAdvisoryLock = async () =>

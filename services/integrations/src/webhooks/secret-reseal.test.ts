@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDb, createPool, migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, type Kysely } from '@hireloop/platform';
+import { ownKyselyDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { resealWebhookSecrets } from './secret-reseal.js';
@@ -12,15 +12,13 @@ import { resealWebhookSecrets } from './secret-reseal.js';
  */
 describe('webhook secrets after a WEBHOOK_SECRET_KEYS rotation', () => {
   let db: Kysely<IntegrationsDB>;
-  let own: Awaited<ReturnType<typeof ownDatabase>>;
+  let close: () => Promise<void>;
   before(async () => {
-    own = await ownDatabase('webhook_reseal');
-    db = createDb<IntegrationsDB>(createPool({ url: own.url, applicationName: 'webhook-reseal-test', max: 2 }));
+    ({ db, close } = await ownKyselyDatabase<IntegrationsDB>('webhook_reseal'));
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
-    await db.destroy();
-    await own.drop();
+    await close();
   });
 
   it('integrations re-seals every secret (and the previous one in its overlap) under the new key at start; the old key can go', async () => {

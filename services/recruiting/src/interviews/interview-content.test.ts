@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDb, createPool, migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { migrateSchema, sql, type Kysely } from '@hireloop/platform';
+import { ownKyselyDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { scrubInterviewContent } from './interview-content.js';
@@ -15,11 +15,10 @@ import { appendAnswer, askFirstQuestion, turnRows, type NewTurn } from './transc
  */
 describe('a turn and the scrub of its interview', () => {
   let db: Kysely<RecruitingDB>;
-  let own: Awaited<ReturnType<typeof ownDatabase>>;
+  let close: () => Promise<void>;
   let n = 0;
   before(async () => {
-    own = await ownDatabase('interview_content');
-    db = createDb<RecruitingDB>(createPool({ url: own.url, applicationName: 'interview-content-test', max: 4 }));
+    ({ db, close } = await ownKyselyDatabase<RecruitingDB>('interview_content', 4));
     // The position as the seed API made it; migration 0018 gives it its rubric.
     await migrateSchema(db, SCHEMA, Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0018')));
     await sql`
@@ -30,8 +29,7 @@ describe('a turn and the scrub of its interview', () => {
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
-    await db.destroy();
-    await own.drop();
+    await close();
   });
 
   /** An interview in progress whose first question (seq 0) was asked. */

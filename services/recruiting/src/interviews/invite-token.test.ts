@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDb, createPool, migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, sql, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { migrateSchema, newKeyRingSetting, parseKeyRing, SecretBox, sql, type Kysely } from '@hireloop/platform';
+import { ownKyselyDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { InviteTokens, resealInviteTokens } from './invite-token.js';
@@ -9,15 +9,13 @@ import { InviteTokens, resealInviteTokens } from './invite-token.js';
 /** A database of this test's own: a re-seal touches every row, so not the shared one. */
 describe('invite tokens after an INVITE_TOKEN_KEYS rotation', () => {
   let db: Kysely<RecruitingDB>;
-  let own: Awaited<ReturnType<typeof ownDatabase>>;
+  let close: () => Promise<void>;
   before(async () => {
-    own = await ownDatabase('invite_reseal');
-    db = createDb<RecruitingDB>(createPool({ url: own.url, applicationName: 'invite-reseal-test', max: 2 }));
+    ({ db, close } = await ownKyselyDatabase<RecruitingDB>('invite_reseal'));
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
-    await db.destroy();
-    await own.drop();
+    await close();
   });
 
   it('recruiting re-seals every token under the new key at start; the URLs stay the same and the old key can go', async () => {

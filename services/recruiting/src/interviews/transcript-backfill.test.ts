@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDb, createPool, migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { migrateSchema, sql, type Kysely } from '@hireloop/platform';
+import { ownKyselyDatabase } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { DEFAULT_RUBRIC_COMPETENCIES } from '../positions/default-rubric.js';
@@ -17,12 +17,11 @@ const before0018 = Object.fromEntries(Object.entries(migrations).filter(([name])
  */
 describe('migration 0018 on a database from before rubrics', () => {
   let db: Kysely<RecruitingDB>;
-  let own: Awaited<ReturnType<typeof ownDatabase>>;
+  let close: () => Promise<void>;
   const interviewId = 'int_00LegacyInterview00001';
   const scrubbedId = 'int_00LegacyInterview00002';
   before(async () => {
-    own = await ownDatabase('rubric_backfill');
-    db = createDb<RecruitingDB>(createPool({ url: own.url, applicationName: 'rubric-backfill-test', max: 2 }));
+    ({ db, close } = await ownKyselyDatabase<RecruitingDB>('rubric_backfill'));
     await migrateSchema(db, SCHEMA, before0018);
     await sql`
       insert into recruiting.candidates (id, organization_id, email, name, metadata) values ('cand_00LegacyCandidate0001', 'org_x', 'a@example.com', 'Ada', '{}');
@@ -36,8 +35,7 @@ describe('migration 0018 on a database from before rubrics', () => {
     await migrateSchema(db, SCHEMA, migrations);
   });
   after(async () => {
-    await db.destroy();
-    await own.drop();
+    await close();
   });
 
   it('a position gets the default rubric as version 1 and its questions with ids', async () => {
