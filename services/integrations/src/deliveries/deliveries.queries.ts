@@ -155,6 +155,33 @@ export interface RetentionSettings {
   atsEventDays: number;
 }
 
+/** Expired events deleted per transaction, with their deliveries. */
+const EVENT_PURGE_BATCH = 1000;
+
+/**
+ * Deletes the events past retention and their deliveries, a batch per transaction; answers how
+ * many events went. Deliveries have no foreign key to their event (migration 0018), so this is
+ * the cascade: the batch's events are locked first, which waits for a replay that holds them
+ * `for key share` and makes a later one skip them, and the deliveries are deleted after, by a
+ * statement that sees every delivery such a replay committed.
+ */
+async function purgeExpiredEvents(db: Kysely<IntegrationsDB>): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const batch = await db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string }>`
+        delete from integrations.events e
+        using (select id from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval order by created_at limit ${EVENT_PURGE_BATCH} for update) expired
+        where e.id = expired.id
+        returning e.id`.execute(trx);
+      if (rows.length > 0) await sql`delete from integrations.deliveries where event_id = any(${rows.map((r) => r.id)}::text[])`.execute(trx);
+      return rows.length;
+    });
+    purged += batch;
+    if (batch < EVENT_PURGE_BATCH) return purged;
+  }
+}
+
 /**
  * The retention purge (run hourly by a Temporal schedule): events past 30 days and their
  * deliveries, attempts past the attempt retention, inbound ATS events past theirs, relayed outbox rows and finished replays, recorded Idempotency-Keys,
@@ -163,12 +190,12 @@ export interface RetentionSettings {
 export async function purgeExpired(db: Kysely<IntegrationsDB>, retention: RetentionSettings): Promise<{ events: number; attempts: number; atsEvents: number; idempotency: number; auditEvents: number; erasedIds: number } & OutboxPurgeResult> {
   // Replays queued to their end, as long as relayed outbox rows.
   await sql`delete from integrations.replays where finished_at < now() - make_interval(hours => ${retention.outboxHours})`.execute(db);
-  const events = await sql`delete from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval`.execute(db);
+  const events = await purgeExpiredEvents(db);
   const attempts = await sql`delete from integrations.delivery_attempts where created_at < now() - make_interval(days => ${retention.attemptDays})`.execute(db);
   const atsEvents = await sql`delete from integrations.ats_events where created_at < now() - make_interval(days => ${retention.atsEventDays})`.execute(db);
   const outboxes = await purgeRelayedOutboxes(db, 'integrations', retention.outboxHours);
   const idempotency = await purgeIdempotencyRecords(db, SCHEMA, retention.idempotencyHours);
   const auditEvents = await purgeAuditEvents(db, SCHEMA, retention.auditDays);
   const erasedIds = await sql`delete from integrations.erased_ids where created_at < now() - ${ERASED_IDS_RETENTION}::interval`.execute(db);
-  return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0), atsEvents: Number(atsEvents.numAffectedRows ?? 0), idempotency, auditEvents, erasedIds: Number(erasedIds.numAffectedRows ?? 0), ...outboxes };
+  return { events, attempts: Number(attempts.numAffectedRows ?? 0), atsEvents: Number(atsEvents.numAffectedRows ?? 0), idempotency, auditEvents, erasedIds: Number(erasedIds.numAffectedRows ?? 0), ...outboxes };
 }

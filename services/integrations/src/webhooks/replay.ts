@@ -116,7 +116,9 @@ export class ReplayQueue {
 
       let q = windowEvents(trx, job).select(['id', 'type', 'created_at']);
       if (job.after_created_at && job.after_id) q = q.where(sql<boolean>`(created_at, id) > (${job.after_created_at}, ${job.after_id})`);
-      const events = await q.orderBy('created_at').orderBy('id').limit(BATCH).execute();
+      // For key share, as a foreign key would: the retention purge deletes an event's deliveries
+      // itself, after it has the event's row (purgeExpiredEvents).
+      const events = await q.orderBy('created_at').orderBy('id').limit(BATCH).forKeyShare().execute();
       if (events.length === 0) return finish(job.queued, null, true);
 
       const failing = webhook.consecutive_failures >= settings.breakerFailures;
