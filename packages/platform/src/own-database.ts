@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createDb, createPool } from './db.js';
 
 /**
@@ -48,4 +48,18 @@ export async function ownKyselyDatabase<DB>(prefix: string, max = 2): Promise<{ 
       }
     },
   };
+}
+
+/**
+ * Resolves once a statement on the server waits for a lock (of `locktype`, when given): how a
+ * test knows the transaction it holds open is what another waits for. Throws `message` after
+ * `timeoutMs`.
+ */
+export async function untilALockWaits<DB>(db: Kysely<DB>, message: string, locktype?: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const waiting = sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted ${locktype ? sql`and locktype = ${locktype}` : sql``}`;
+  while (Number((await waiting.execute(db)).rows[0]?.n ?? 0) === 0) {
+    if (Date.now() >= deadline) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownKyselyDatabase } from '@hireloop/platform/own-database';
+import { ownKyselyDatabase, untilALockWaits } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { purgeExpired } from './deliveries.queries.js';
@@ -62,11 +61,7 @@ describe('the retention purge of expired events', () => {
     await holding;
     const purge = purgeExpired(db, retention);
     try {
-      const deadline = Date.now() + 10_000;
-      while (Number((await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(db)).rows[0]?.n ?? 0) === 0) {
-        assert.ok(Date.now() < deadline, 'the purge waits for the replay that holds the event');
-        await sleep(20);
-      }
+      await untilALockWaits(db, 'the purge waits for the replay that holds the event');
     } finally {
       release();
       await replay;

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownKyselyDatabase } from '@hireloop/platform/own-database';
+import { ownKyselyDatabase, untilALockWaits } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { ingestEvents } from '../deliveries/fan-out.js';
@@ -24,9 +23,6 @@ describe('an ingest that holds the erasure lock when an erasure begins', () => {
   after(async () => {
     await close();
   });
-
-  const waitingForAdvisoryLock = async () =>
-    Number((await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(db)).rows[0]?.n ?? 0);
 
   it('commits before the tombstones, and the scrub redacts the event it stored', async () => {
     const organizationId = 'org_tombstones1';
@@ -50,11 +46,7 @@ describe('an ingest that holds the erasure lock when an erasure begins', () => {
     await holding;
     const scrub = scrubErasedPerson(db, organizationId, candidateId, [candidateId]);
     try {
-      const deadline = Date.now() + 10_000;
-      while ((await waitingForAdvisoryLock()) === 0) {
-        assert.ok(Date.now() < deadline, 'the erasure waits for the ingest that holds the lock');
-        await sleep(20);
-      }
+      await untilALockWaits(db, 'the erasure waits for the ingest that holds the lock', 'advisory');
       assert.equal(Number((await db.selectFrom('integrations.erased_ids').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n), 0, 'no tombstone before the ingest commits');
     } finally {
       release();
