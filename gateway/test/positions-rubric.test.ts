@@ -51,6 +51,10 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
     assert.equal(rubric.status, 200, rubric.text);
     assert.equal(rubric.body.data.rubric.version, 4);
     assert.equal(rubric.body.data.title, 'Rubric Engineer');
+    // The rubric as GET gives it back (its competencies; the version is the server's) changes nothing.
+    const echoed = await call('PATCH', `/api/v1/positions/${created.id}`, { key, body: { rubric: { competencies: rubric.body.data.rubric.competencies }, questions: rubric.body.data.questions } });
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.equal(echoed.body.data.rubric.version, 4, 'the same rubric and questions sent back make no new version');
   });
 
   it('an interview pins the default questions of a position without its own, with their ids and competencies', async () => {
@@ -104,6 +108,23 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
       assert.equal(res.body.error.details[0].path, 'questions.0.competencies.0');
       const after = (await call('GET', `/api/v1/positions/${p.id}`, { key })).body.data;
       assert.equal(after.rubric.version, 1, 'nothing changed');
+    });
+
+    it('PATCH of the rubric with interviewQuestions that keep a question naming a dropped competency: 422 on it', async () => {
+      const p = (await create({ rubric: { competencies: [competency('a'), competency('b')] }, questions: [{ text: 'About b?', competencies: ['b'] }] })).body.data;
+      const res = await call('PATCH', `/api/v1/positions/${p.id}`, { key, body: { rubric: { competencies: [competency('a')] }, interviewQuestions: ['About b?', 'New?'] } });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.error.details[0].path, 'questions.0.competencies.0');
+      assert.equal((await call('GET', `/api/v1/positions/${p.id}`, { key })).body.data.rubric.version, 1, 'nothing changed');
+    });
+
+    it('questions with a non-empty interviewQuestions is 422; with an empty one, interviewQuestions is not given', async () => {
+      const both = await create({ questions: [{ text: 'One?' }], interviewQuestions: ['Two?'] });
+      assert.equal(both.status, 422, both.text);
+      assert.ok(both.body.error.details.some((d: { path: string }) => d.path === 'interviewQuestions'));
+      const empty = await create({ questions: [{ text: 'One?' }], interviewQuestions: [] });
+      assert.equal(empty.status, 201, empty.text);
+      assert.deepEqual(empty.body.data.interviewQuestions, ['One?']);
     });
   });
 });

@@ -71,6 +71,13 @@ export const ACCEPTED_CHANGES: AcceptedChange[] = [
       'Response e-mails drop `format: email` and keep their pattern and length: rows stored before the server checked RFC 5321\'s limits (a 65-character local part) are still returned (CLARIFICATIONS 2026-11-26, "E-mail addresses").',
     changelog: '2026-11-26',
   },
+  {
+    id: ['new-required-request-property'],
+    matches: (c) => ['POST /positions', 'PATCH /positions/{id}'].includes(operationOf(c)) && c.text === 'added the new required request property `/not/interviewQuestions`',
+    reason:
+      'The body\'s `not` gains `properties: {interviewQuestions: {minItems: 1}}`: the server refuses `questions` with a non-empty `interviewQuestions` and always took an empty one beside `questions` as not given. oasdiff reads the property inside `not` as a new required one; the document now refuses less, exactly what the server refuses.',
+    changelog: '2026-11-29',
+  },
 ];
 
 /** The entry that allows this breaking change, if any. */

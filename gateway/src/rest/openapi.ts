@@ -231,7 +231,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
       // A cross-field rule the generator can read: exactly one of these fields.
       if (body && meta?.exactlyOneOf) body['oneOf'] = meta.exactlyOneOf.map((field) => ({ required: [field] }));
-      if (body && meta?.atMostOneOf) body['not'] = { required: meta.atMostOneOf };
+      if (body && meta?.atMostOneOf) {
+        const { fields, unlessEmpty = [] } = meta.atMostOneOf;
+        body['not'] = { required: fields, ...(unlessEmpty.length ? { properties: Object.fromEntries(unlessEmpty.map((f) => [f, { minItems: 1 }])) } : {}) };
+      }
       // A request without a body is read as `{}` (api/body.ts); where `{}` is a valid body
       // (a PATCH whose fields are all optional) the body is optional, and the document says so.
       const input = inputByRoute.get(`${method} ${path}`);

@@ -10,7 +10,7 @@ export const createPosition = apiProcedure
     scope: 'write',
     successStatus: 201,
     location: '/positions/{id}',
-    atMostOneOf: ['questions', 'interviewQuestions'],
+    atMostOneOf: { fields: ['questions', 'interviewQuestions'], unlessEmpty: ['interviewQuestions'] },
     openapi: { method: 'POST', path: '/positions', tags, summary: 'Create a position', successDescription: 'The position was created', description: 'Only `title` is required. `rubric` is what the AI scores against (1–8 competencies, each with a weight 1–10 and exactly five anchors); without it the position gets the default rubric (docs/api.md), version 1. `questions` (0–20, each naming the competencies it is about) are asked in AI interviews for this position; a default set is used when empty. `interviewQuestions` (strings) sets `questions` with defaults: give one of the two. Each rubric rule broken is 422 `validation_failed` with the field in `details`.' },
   })
   .input(CreatePositionBody)
@@ -35,7 +35,7 @@ export const getPosition = apiProcedure
 export const updatePosition = apiProcedure
   .meta({
     scope: 'write',
-    atMostOneOf: ['questions', 'interviewQuestions'],
+    atMostOneOf: { fields: ['questions', 'interviewQuestions'], unlessEmpty: ['interviewQuestions'] },
     openapi: {
       method: 'PATCH', path: '/positions/{id}', tags, summary: 'Update a position', errorResponses: [404, 409],
       description: 'Any field, `status` included (`null` clears `description`, `department`, `location`, `externalId`). Closing a position makes new interviews for it 409 `position_closed`; interviews already scheduled go on. A change of `rubric`, `questions` or `interviewQuestions` makes a new `rubric.version`; interviews scheduled before keep the version they pinned. A question keeps its settings when its `id` is sent (or, through `interviewQuestions`, when its text is unchanged). Emits `position.updated` when something changed.',

@@ -24,8 +24,11 @@ export type ProcedureMeta = OpenApiMeta & {
    * OpenAPI document publishes it as `oneOf` (CLARIFICATIONS 2026-11-26, "cross-field rules").
    */
   exactlyOneOf?: [string, string, ...string[]];
-  /** A body that takes at most one of these fields: published as `not: {required: [...]}`. */
-  atMostOneOf?: [string, string, ...string[]];
+  /**
+   * A body that takes at most one of these fields: published as `not: {required: [...]}`. A field
+   * in `unlessEmpty` counts only when it is a non-empty list (the service reads `[]` as not given).
+   */
+  atMostOneOf?: { fields: [string, string, ...string[]]; unlessEmpty?: string[] };
 };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {

@@ -1,9 +1,13 @@
+import { isDeepStrictEqual } from 'node:util';
 import { AppError, changedSince, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
 import { ID_PREFIXES, type CreatePositionBody, type ListPositionsQuery, type Position, type UpdatePositionBody } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type PositionsTable, type RecruitingDB } from '../db.js';
 import { DEFAULT_RUBRIC_COMPETENCIES } from './default-rubric.js';
 import { checkQuestionsFit, insertRubricVersion, normalizedCompetencies, questionsFromTexts, resolveQuestions, type RubricState } from './rubric.js';
+
+/** A value as JSON would carry it (no `undefined` fields), to compare with what jsonb gave back. */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 /** `questions` and a non-empty `interviewQuestions` in one body: which one is meant? 422. */
 function refuseBothQuestionFields(input: { questions?: unknown; interviewQuestions?: string[] | undefined }) {
@@ -103,9 +107,13 @@ function nextRubric(current: Selectable<PositionsTable>, change: UpdatePositionB
   const competencies = change.rubric ? normalizedCompetencies(change.rubric.competencies) : current.competencies;
   let questions = current.questions;
   if (change.questions) questions = resolveQuestions(change.questions, current.questions, competencies);
-  else if (change.interviewQuestions) questions = questionsFromTexts(change.interviewQuestions, current.questions);
-  else if (change.rubric) checkQuestionsFit(questions, competencies);
-  const same = JSON.stringify({ c: competencies, q: questions }) === JSON.stringify({ c: current.competencies, q: current.questions });
+  else {
+    if (change.interviewQuestions) questions = questionsFromTexts(change.interviewQuestions, current.questions);
+    // A question kept by its text keeps its competencies: the new rubric must still have them.
+    if (change.rubric) checkQuestionsFit(questions, competencies);
+  }
+  // Compared as values: jsonb gives the stored objects back with their keys in its own order.
+  const same = isDeepStrictEqual(asJson({ c: competencies, q: questions }), asJson({ c: current.competencies, q: current.questions }));
   return { version: same ? current.rubric_version : current.rubric_version + 1, competencies, questions };
 }
 
