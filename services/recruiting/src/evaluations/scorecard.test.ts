@@ -46,4 +46,22 @@ describe('the scorecard of a model evaluation', () => {
     assert.equal(card.competencyScores[0]!.evidence.length, 3);
     assert.equal(card.droppedQuotes, 1);
   });
+
+  it('quotes under a key the rubric lacks, a key given twice, or a competency left unscored are refused and counted', () => {
+    const quote = { turnId: 'turn_aaaaaaaaaaaa1', quote: 'I explained the plan to the team.' };
+    const card = buildScorecard(rubric, {
+      competencies: [
+        { key: 'communication', score: 4, rationale: 'Clear.', quotes: [quote] },
+        { key: 'communication', score: 2, rationale: 'Again.', quotes: [quote] },
+        { key: 'unknown', score: 5, rationale: 'Not in the rubric.', quotes: [quote] },
+        { key: 'ownership', score: null, rationale: 'Not enough.', quotes: [{ turnId: 'turn_aaaaaaaaaaaa1', quote: 'Then I owned the rollout.' }] },
+      ],
+    }, turns);
+    assert.deepEqual(card.competencyScores.map((c) => [c.key, c.score, c.evidence.length, c.insufficientEvidence]), [
+      ['communication', 4, 1, false],
+      ['ownership', null, 0, true],
+      ['craft', null, 0, true],
+    ]);
+    assert.equal(card.droppedQuotes, 3);
+  });
 });

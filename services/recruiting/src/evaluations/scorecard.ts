@@ -22,19 +22,21 @@ export interface Scorecard {
  * What the model (or the offline provider) said, checked against the transcript (PRODUCT.md §12):
  * one entry per rubric competency in rubric order; a quote is kept only when it occurs in the
  * candidate turn it names (at most 3 per competency, 300 characters each); a competency left
- * without a kept quote has no score; everything refused is counted in `droppedQuotes`. A
- * competency the model left out, or a key the rubric does not have, changes nothing else.
+ * without a kept quote has no score, and one the model did not score keeps no quote; every quote
+ * refused (under a key the rubric does not have too) is counted in `droppedQuotes`. A competency
+ * the model left out, or a key the rubric does not have, changes nothing else.
  */
 export function buildScorecard(rubric: Competency[], output: ModelEvaluation, candidateTurns: { id: string; text: string }[]): Scorecard {
   // Each turn is folded once, however many quotes name it.
   const turns = new Map(candidateTurns.map((t) => [t.id, quoteFinder(t.text)]));
-  let offered = 0;
+  // Every quote the model gave counts: those under a key the rubric lacks, or a key given twice, are refused too.
+  const offered = output.competencies.reduce((n, o) => n + o.quotes.length, 0);
   let kept = 0;
   const competencyScores = rubric.map((c): CompetencyScore => {
     const said = output.competencies.find((o) => o.key === c.key);
     const evidence: Evidence[] = [];
-    for (const q of said?.quotes ?? []) {
-      offered++;
+    // Evidence belongs to a score: quotes for a competency the model did not score are refused.
+    for (const q of said?.score != null ? said.quotes : []) {
       const find = turns.get(q.turnId);
       const verified = find ? find(q.quote) : null;
       if (!verified || verified.quote.length > MAX_QUOTE_UNITS || evidence.length >= MAX_EVIDENCE) continue;
