@@ -183,6 +183,22 @@ describe('the invite page asks one turn at a time', () => {
     });
   });
 
+  it('an answer with U+0000 gets a clear message with the rest of its text kept; a turn field that cannot be a turn is a stale page', async () => {
+    const { interview, token } = await started();
+    const turn = await currentTurn(token);
+    const nul = await answerTurn(token, turn.id, 'Before\u0000after.');
+    assert.equal(nul.status, 422);
+    assert.match(nul.text, /role="alert"[^>]*>Your answer contained a character that cannot be stored/);
+    assert.ok(nul.text.includes('>Beforeafter.</textarea>'), 'the text is kept, without the character');
+    for (const forged of ['t'.repeat(101), 'turn\u0000x']) {
+      const stale = await answerTurn(token, forged, FULL);
+      assert.equal(stale.status, 409, `turn ${JSON.stringify(forged.slice(0, 10))}`);
+      assert.ok(stale.text.includes(`>${FULL}</textarea>`), 'the text is kept');
+    }
+    assert.equal((await transcript(interview.id)).filter((t) => t.kind === 'answer').length, 0);
+    assert.equal((await answerTurn(token, turn.id, FULL)).status, 303, 'the page still takes the answer');
+  });
+
   it('a form body that is not UTF-8 (raw bytes, or a percent-escape of them) gets a 400 page, and nothing is stored', async () => {
     const { interview, token } = await started();
     const turn = await currentTurn(token);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '@hireloop/platform';
-import { MAX_ANSWER_CHARS, TurnSignals } from '@hireloop/contracts';
+import { Answer, AnswerTurnKey, MAX_ANSWER_CHARS, TurnSignals } from '@hireloop/contracts';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
@@ -112,12 +112,18 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
   // plain form gets the 303.
   router.post('/:token/answer', async (req, res) => {
     const token = req.params['token']!;
-    const turnId = field(req, 'turn') ?? '';
+    // A turn field that cannot be a turn's key (a forged form) is a stale page, not an unknown invite.
+    const sentTurn = field(req, 'turn') ?? '';
+    const turnId = AnswerTurnKey.safeParse(sentTurn).success ? sentTurn : '';
     const answer = field(req, 'answer') ?? '';
     const kept = { kept: answer };
     const trimmed = answer.trim();
     if (trimmed.length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
     if (trimmed.length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(trimmed.length, MAX_ANSWER_CHARS), ...kept }));
+    // What no answer can hold (U+0000): the page says so, with the rest of the text kept.
+    if (!Answer.safeParse(answer).success) {
+      return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerUnstorable, kept: answer.replaceAll('\u0000', '') }));
+    }
     try {
       const inPlace = prefersRepresentation(req);
       const result = await recruitingFor(req).invites.answer.mutate({ token, turnId, answer, signals: signalsOf(field(req, 'signals')), withView: inPlace });

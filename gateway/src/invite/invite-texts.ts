@@ -33,6 +33,7 @@ export interface InviteTexts {
   finishBy: (date: string) => string;
   answerEmpty: string;
   answerTooLong: (length: number, max: number) => string;
+  answerUnstorable: string;
   staleTurn: string;
   staleForm: string;
   keptText: string;
@@ -93,6 +94,7 @@ const en: InviteTexts = {
   finishBy: (date) => `Please finish by ${enDate(date)}.`,
   answerEmpty: 'Please write an answer before sending it.',
   answerTooLong: (length, max) => `Your answer is ${enNumber.format(length)} characters long; an answer can have at most ${enNumber.format(max)}. Please shorten it. Your text is kept below.`,
+  answerUnstorable: 'Your answer contained a character that cannot be stored (a null character). It was taken out of your text below: please check it and send it again.',
   staleTurn: 'This question was already answered, perhaps in another tab or window. Here is the current question. What you wrote is kept below, so you can use it again.',
   staleForm: 'The interview now asks one question at a time. Here is the current question. What you wrote for it is kept below.',
   keptText: 'What you wrote',
@@ -139,6 +141,7 @@ const de: InviteTexts = {
   finishBy: (date) => `Bitte schließen Sie bis ${deDate(date)} ab.`,
   answerEmpty: 'Bitte schreiben Sie eine Antwort, bevor Sie sie senden.',
   answerTooLong: (length, max) => `Ihre Antwort ist ${deNumber.format(length)} Zeichen lang; eine Antwort darf höchstens ${deNumber.format(max)} Zeichen haben. Bitte kürzen Sie sie. Ihr Text bleibt unten erhalten.`,
+  answerUnstorable: 'Ihre Antwort enthielt ein Zeichen, das nicht gespeichert werden kann (ein Nullzeichen). Es wurde aus Ihrem Text unten entfernt: Bitte prüfen Sie ihn und senden Sie ihn erneut.',
   staleTurn: 'Diese Frage wurde bereits beantwortet, vielleicht in einem anderen Tab oder Fenster. Hier ist die aktuelle Frage. Was Sie geschrieben haben, steht unten, damit Sie es weiterverwenden können.',
   staleForm: 'Das Interview stellt jetzt eine Frage nach der anderen. Hier ist die aktuelle Frage. Was Sie dazu geschrieben haben, steht unten.',
   keptText: 'Was Sie geschrieben haben',

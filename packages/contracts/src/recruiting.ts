@@ -256,6 +256,8 @@ export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
 /** A candidate's answer on the invite page (≤ 10 000 characters), one per question. */
 export const Answer = text().trim().min(1, 'every question needs an answer').max(10_000);
+/** The turn an invite-page answer is for, as its form sends it back (a key, not checked as an id: an unknown one is a stale page). */
+export const AnswerTurnKey = text().max(100);
 export const InterviewAnswer = z.object({ question: Question, answer: Answer });
 
 /** Why an AI step failed, shown on the evaluation or task (workflows cut the message to 2 000). */

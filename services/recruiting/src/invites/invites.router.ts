@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from '@hireloop/platform';
-import { Answer, InviteToken as Token, text, TurnSignals } from '@hireloop/contracts';
+import { Answer, AnswerTurnKey, InviteToken as Token, text, TurnSignals } from '@hireloop/contracts';
 import type { RecruitingDB } from '../db.js';
 import { systemProcedure, router } from '../trpc.js';
 import { declineInterview, startInterview, submitInterview } from '../interviews/interviews.queries.js';
@@ -39,7 +39,7 @@ export function inviteRouter(db: Kysely<RecruitingDB>, tokens: InviteTokens, int
      * answered in place of a redirect: one call for the turn, not a second for the page).
      */
     answer: systemProcedure
-      .input(z.object({ token: Token, turnId: text().max(100), answer: Answer, signals: TurnSignals.optional(), withView: z.boolean().optional() }))
+      .input(z.object({ token: Token, turnId: AnswerTurnKey, answer: Answer, signals: TurnSignals.optional(), withView: z.boolean().optional() }))
       .output(z.object({ outcome: z.enum(['accepted', 'duplicate', 'stale']), view: InviteView.nullable() }))
       .mutation(async ({ input }) => {
         const { outcome, conversation } = await answerTurn(db, tokens, interviewer, input.token, { turnId: input.turnId, text: input.answer, signals: input.signals });
