@@ -202,6 +202,9 @@ describe('GET /interviews/{id}/evaluation: scores tied to verified quotes', () =
     const versions = (await call('GET', `/api/v1/interviews/${id}/evaluations`, { key: org.key })).body.data;
     assert.deepEqual(versions.map((e: { version: number }) => e.version), [2, 1], 'newest first');
     assert.equal(versions[1].review.decision, 'hold', 'the review of version 1 is kept');
+    const missing = await call('POST', `/api/v1/interviews/${id}/evaluation/review`, { key: org.key, body: { decision: 'advance', version: 9 } });
+    assert.equal(missing.status, 422, 'a version the interview does not have is a bad field, not an unknown interview');
+    assert.deepEqual(missing.body.error.details.map((d: { path: string }) => d.path), ['version']);
     const shown = (await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key })).body.data;
     assert.equal(shown.version, 2, 'GET …/evaluation is the newest completed version');
 

@@ -74,7 +74,7 @@ export const reviewEvaluation = apiProcedure
     scope: 'write',
     openapi: {
       method: 'POST', path: '/interviews/{id}/evaluation/review', tags, summary: 'Record a person\'s decision', errorResponses: [404, 409],
-      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). A review belongs to one evaluation version: `version`, by default the one GET …/evaluation returns. Only on a `completed` version: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled, expired or declined interview). A later review of the same version replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
+      description: 'The AI recommends; a person decides (`advance`, `hold` or `reject`, with an optional `note`). A review belongs to one evaluation version: `version`, by default the one GET …/evaluation returns (a version the interview does not have is 422 on `version`). Only on a `completed` version: otherwise 409 `evaluation_not_ready` (409 `evaluation_unavailable` for a cancelled, expired or declined interview). A later review of the same version replaces the earlier one. The reviewer is this API key. Emits `evaluation.reviewed`.',
     },
   })
   .input(ReviewBody.extend({ id: InterviewId }).strict())
@@ -118,7 +118,7 @@ export const getTranscript = apiProcedure
     scope: 'read',
     openapi: {
       method: 'GET', path: '/interviews/{id}/transcript', tags, summary: 'Interview transcript', errorResponses: [404],
-      description: 'The turns of the interview in order: interviewer questions (and follow-ups) and the candidate\'s answers, each with its `id` (`turn_…`), which evaluation quotes point to. Empty before the candidate submits, and once the candidate is erased or the answers retention (RETENTION_ANSWERS_DAYS) has passed.',
+      description: 'The turns of the interview in order: interviewer questions (and follow-ups) and the candidate\'s answers, each with its `id` (`turn_…`), which evaluation quotes point to. The turns so far: while the interview is in progress, it ends at the current turn. Empty before the candidate starts, and once the answers retention (RETENTION_ANSWERS_DAYS) has passed; 404 once the candidate is erased, as the interview is.',
     },
   })
   .input(ById)

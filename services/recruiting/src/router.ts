@@ -101,7 +101,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ ctx, input }) => cancelInterview(db, tokens, ctx.org, input.id, input.reason)),
       /** "Try the interview" (console): the next step of a preview of a position's conversation; nothing is stored. */
       preview: orgProcedure.input(PreviewInput).output(PreviewStep).mutation(({ ctx, input }) => previewStep(db, deps.interviewer, ctx.org, input)),
-      /** GET /interviews/{id}/transcript: the turns, in order (empty before submission and once scrubbed). */
+      /** GET /interviews/{id}/transcript: the turns so far, in order (empty before the start and once scrubbed). */
       transcript: orgProcedure.input(ById(InterviewId)).output(Transcript).query(async ({ ctx, input }) => {
         await getInterviewRow(db, ctx.org, input.id);
         return transcriptOf(db, input.id);

@@ -223,7 +223,8 @@ async function recordReview(trx: Db, organizationId: string, interviewId: string
   assertEvaluable(interview);
   const rows = await versionRows(trx, interviewId);
   const target = review.version === undefined ? shownVersion(rows) : rows.find((r) => r.version === review.version);
-  if (review.version !== undefined && !target) throw new AppError('not_found', `Interview ${interviewId} has no evaluation version ${review.version}.`);
+  // The interview exists (404 is for it alone, PRODUCT.md §7): a version it does not have is a bad field.
+  if (review.version !== undefined && !target) throw new AppError('validation_failed', `Interview ${interviewId} has no evaluation version ${review.version}.`, [{ path: 'version', message: 'no such evaluation version' }]);
   if (target?.status !== 'completed') {
     throw new AppError('evaluation_not_ready', `The evaluation of interview ${interviewId} is ${target?.status ?? 'pending'}; a person decides once it is completed.`);
   }
