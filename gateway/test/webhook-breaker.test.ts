@@ -149,6 +149,8 @@ describe('a failing endpoint (circuit breaker)', () => {
       const before = receiver.state.arrivals.length;
       const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: last.id });
       assert.equal(retried.status, 'retrying', 'joined the retry queue, not the dispatchers');
+      const { rows: [probe] } = await stack.db.query(`select probe_at from integrations.webhooks where id = $1`, [hook.id]);
+      assert.ok(Date.parse(retried.nextAttemptAt!) >= (probe.probe_at as Date).getTime() - 1, `due at the next probe (${String(probe.probe_at)}), not before: ${retried.nextAttemptAt}`);
       const arrived = await eventually(async () => receiver.state.arrivals.slice(before), (a) => a.some((x) => x.eventId === last.event_id), 30_000);
       // A probe already in flight when the retry was asked for may come first; the next one is the retried delivery.
       assert.ok(arrived.findIndex((x) => x.eventId === last.event_id) <= 1, `the retried delivery was the next probe: ${JSON.stringify(arrived)}`);

@@ -76,9 +76,9 @@ const COUNT_MAX = 2_000_000_000;
 export const WebhookStats = z
   .object({
     pending: int32(0, COUNT_MAX).describe('Deliveries waiting for their first attempt'),
-    retrying: int32(0, COUNT_MAX).describe('Deliveries whose first attempt failed, waiting for a retry'),
+    retrying: int32(0, COUNT_MAX).describe('Deliveries in the endpoint\'s retry queue: their last attempt failed, or, while the endpoint is failing, they joined it without a first attempt'),
     oldestDueAt: Timestamp.nullable().describe('When the longest-waiting pending or retrying delivery was due'),
-    successRate24h: z.number().min(0).max(1).nullable().describe('Share of attempts in the last 24 h answered 2xx; null without attempts'),
+    successRate24h: z.number().min(0).max(1).nullable().describe('Share of attempts in the last 24 h answered 2xx; null without attempts. Deliveries dropped from the queue without an attempt (the backlog limit, a schedule that ended while failing) are not attempts'),
     failingSince: Timestamp.optional().describe(
       'Present only while the endpoint is failing (its circuit breaker is open after WEBHOOK_BREAKER_FAILURES consecutive failed attempts, 5 by default): when that run of failures began. Its new deliveries then join its retry queue, which is probed one due delivery at a time; the first success ends it',
     ),

@@ -109,7 +109,9 @@ async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySett
     .updateTable('integrations.deliveries')
     .set({
       status: failing ? 'retrying' : 'pending', queue_head: failing, retry_step: 0, generation: sql`generation + 1`, task_queue: settings.taskQueue,
-      next_attempt_at: new Date(), lease_until: null, updated_at: new Date(),
+      // While failing, the attempt is the endpoint's next probe: the answer says when that is.
+      next_attempt_at: failing ? sql<Date>`greatest(now(), (select probe_at from integrations.webhooks where id = ${webhookId}))` : new Date(),
+      lease_until: null, updated_at: new Date(),
     })
     .where('id', '=', deliveryId)
     .returningAll()

@@ -173,6 +173,11 @@ async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: Deli
   if (rows.length) await retriesQueued(trx, settings, rows.map((r) => r.id));
 }
 
+/** How the reason of an attempt-log entry for an attempt that was not made begins. */
+const NOT_ATTEMPTED = ['backlog limit:', 'not attempted:'] as const;
+/** An attempt-log row of an attempt that was made (not a delivery dropped from its queue): what the success rate counts. */
+export const attemptWasMade = sql<boolean>`not (status_code is null and error like any(${NOT_ATTEMPTED.map((prefix) => `${prefix}%`)}::text[]))`;
+
 /**
  * Deliveries that leave their retry queue without an attempt (the backlog limit; a failing
  * endpoint that held them past their schedule): each gets an attempt-log entry with the reason,
@@ -181,7 +186,7 @@ async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: Deli
 export async function recordNotAttempted(
   trx: Transaction<IntegrationsDB>,
   deliveries: { id: string; organization_id: string; webhook_id: string; event_id: string; event_type: string; attempts: number }[],
-  reason: string,
+  reason: `${(typeof NOT_ATTEMPTED)[number]} ${string}`,
 ): Promise<void> {
   if (deliveries.length === 0) return;
   await trx

@@ -183,7 +183,8 @@ export class EndpointRounds {
     const { settings } = this.deps;
     const inFlight = attemptsInFlight(webhookId);
     const room = failing
-      ? sql`case when ${inFlight} = 0 and (select probe_at <= now() from integrations.webhooks where id = ${webhookId}) then 1 else 0 end`
+      // No probe time yet (the breaker's threshold was lowered under a run of failures): probe now.
+      ? sql`case when ${inFlight} = 0 and (select coalesce(probe_at, now()) <= now() from integrations.webhooks where id = ${webhookId}) then 1 else 0 end`
       : sql`greatest(0, ${settings.endpointConcurrency} - ${inFlight})`;
     const { rows } = await sql<Leased>`
       with due as (

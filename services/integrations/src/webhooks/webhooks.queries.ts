@@ -6,6 +6,7 @@ import { SCHEMA, type Db, type IntegrationsDB, type WebhooksTable } from '../db.
 import type { DeliverySettings } from '../deliveries/delivery-settings.js';
 import { keepEvent, notifyDispatchers, queueDeliveries } from '../deliveries/fan-out.js';
 import { cancelEndpointDeliveries } from '../deliveries/cancel.js';
+import { attemptWasMade } from '../deliveries/delivery-attempt.js';
 
 type Breaker = Pick<DeliverySettings, 'breakerFailures'>;
 
@@ -44,7 +45,7 @@ export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<We
       from integrations.deliveries where webhook_id = any(${ids}) and status in ('pending', 'retrying') group by webhook_id`.execute(db),
     sql<{ webhook_id: string; rate: number }>`
       select webhook_id, (count(*) filter (where status_code between 200 and 299))::float8 / count(*) as rate
-      from integrations.delivery_attempts where webhook_id = any(${ids}) and created_at > now() - interval '24 hours' group by webhook_id`.execute(db),
+      from integrations.delivery_attempts where webhook_id = any(${ids}) and created_at > now() - interval '24 hours' and ${attemptWasMade} group by webhook_id`.execute(db),
   ]);
   for (const r of backlog.rows) Object.assign(stats.get(r.webhook_id)!, { pending: r.pending, retrying: r.retrying, oldestDueAt: r.oldest?.toISOString() ?? null });
   for (const r of rates.rows) stats.get(r.webhook_id)!.successRate24h = Math.round(r.rate * 10_000) / 10_000;
