@@ -10,6 +10,7 @@ import type { createRecruitingClient } from '@hireloop/recruiting/client';
 import { startAiWorker } from './ai-worker.js';
 import { AI_NOTICE_VERSION } from '@hireloop/recruiting/interviews/ai-notice';
 import { tablesHolding } from './erasure-scan.js';
+import { nextPath } from './api-assertions.js';
 import { tokenOf, uniqueEmail } from './interview-helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -212,6 +213,15 @@ describe('GET /interviews/{id}/evaluation: scores tied to verified quotes', () =
     assert.equal(pinned.status, 202, pinned.text);
     assert.deepEqual([pinned.body.data.version, pinned.body.data.rubricVersion], [3, 1], 'the default re-run uses the pinned rubric');
     await settled(id, 3);
+    // Pages like every list: newest first, the next one in Link: rel="next".
+    const first = await call('GET', `/api/v1/interviews/${id}/evaluations?limit=2`, { key: org.key });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body.data.map((e: { version: number }) => e.version), [3, 2]);
+    const next = nextPath(first);
+    assert.ok(next, 'a Link to the next page');
+    const second = await call('GET', next, { key: org.key });
+    assert.deepEqual(second.body.data.map((e: { version: number }) => e.version), [1]);
+    assert.equal(nextPath(second), null, 'the last page links nowhere');
 
     const events = await eventually(
       async () => (await call('GET', '/api/v1/events?type=evaluation.completed&limit=100', { key: org.key })).body.data.filter((e: { data: { interviewId: string } }) => e.data.interviewId === id) as { data: { version: number } }[],

@@ -1,5 +1,5 @@
 import { AppError } from '@hireloop/platform';
-import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery, MAX_EVALUATION_VERSIONS, RerunBody, Transcript } from '@hireloop/contracts';
+import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery, ListQuery, MAX_EVALUATION_VERSIONS, RerunBody, Transcript } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
 import { listPage } from './pagination.js';
@@ -90,12 +90,15 @@ export const listEvaluationVersions = apiProcedure
     scope: 'read',
     openapi: {
       method: 'GET', path: '/interviews/{id}/evaluations', tags, summary: 'Evaluation versions', errorResponses: [404, 409],
-      description: `Every version of the interview's evaluation, newest first (at most ${MAX_EVALUATION_VERSIONS}); empty before the candidate submits. Each version has its own rubric version, model, prompt version and review. 409 \`evaluation_unavailable\` for a cancelled, expired or declined interview.`,
+      description: `Every version of the interview's evaluation, newest first (at most ${MAX_EVALUATION_VERSIONS}); empty before the candidate submits. Each version has its own rubric version, model, prompt version and review. The next page is in \`Link: rel="next"\`. 409 \`evaluation_unavailable\` for a cancelled, expired or declined interview.`,
     },
   })
-  .input(ById)
+  .input(ListQuery.extend({ id: InterviewId }).strict())
   .output(listEnvelope(Evaluation))
-  .query(async ({ ctx, input }) => ({ data: await ctx.recruiting.evaluations.versions.query({ interviewId: input.id }) }));
+  .query(async ({ ctx, input }) => {
+    const { id, ...query } = input;
+    return listPage(ctx, await ctx.recruiting.evaluations.versions.query({ ...query, interviewId: id }));
+  });
 
 export const rerunEvaluation = apiProcedure
   .meta({

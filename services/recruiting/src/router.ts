@@ -3,7 +3,7 @@ import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, MAX_EVALUATION_VERSIONS, ModelEvaluation, RerunBody, Transcript, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
-  ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
+  ListEvaluationVersionsQuery, ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
   text,
 } from '@hireloop/contracts';
 import { SCHEMA, type RecruitingDB } from './db.js';
@@ -115,7 +115,7 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .output(pageOf(Evaluation))
         .query(({ ctx, input }) => listCandidateEvaluations(db, cursors, ctx.org, input)),
       /** Every version of an interview's evaluation, newest first. */
-      versions: orgProcedure.input(z.object({ interviewId: InterviewId })).output(z.array(Evaluation).max(MAX_EVALUATION_VERSIONS)).query(({ ctx, input }) => listEvaluationVersions(db, ctx.org, input.interviewId)),
+      versions: orgProcedure.input(ListEvaluationVersionsQuery).output(pageOf(Evaluation)).query(({ ctx, input }) => listEvaluationVersions(db, cursors, ctx.org, input)),
       /** A new version, against the pinned or the current rubric: `processing` until its workflow ends. */
       rerun: orgProcedure
         .input(z.object({ interviewId: InterviewId, body: RerunBody }))

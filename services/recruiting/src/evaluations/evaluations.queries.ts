@@ -1,5 +1,5 @@
 import { AppError, olderThan, runOnce, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
-import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ModelEvaluation, RerunBody, ReviewBody, Reviewer } from '@hireloop/contracts';
+import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ListEvaluationVersionsQuery, ModelEvaluation, RerunBody, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
 import { getCandidate } from '../candidates/candidates.queries.js';
@@ -64,12 +64,21 @@ export async function getEvaluation(db: Db, organizationId: string, interviewId:
   return toEvaluation(interview, shownVersion(await versionRows(db, interviewId)), await turnRows(db, interviewId));
 }
 
-/** GET /interviews/{id}/evaluations: every version, newest first (none before the interview is completed). */
-export async function listEvaluationVersions(db: Db, organizationId: string, interviewId: string): Promise<Evaluation[]> {
+/**
+ * GET /interviews/{id}/evaluations: the versions, newest first (none before the interview is
+ * completed), in keyset pages like every list (PRODUCT.md §5). An interview has at most
+ * MAX_EVALUATION_VERSIONS, read whole; the cursor names the last version of the page.
+ */
+export async function listEvaluationVersions(db: Db, codec: CursorCodec, organizationId: string, query: ListEvaluationVersionsQuery) {
+  const { limit, cursor, interviewId } = query;
   const interview = await getInterviewRow(db, organizationId, interviewId);
   assertEvaluable(interview);
-  const turns = await turnRows(db, interviewId);
-  return (await versionRows(db, interviewId)).map((row) => toEvaluation(interview, row, turns));
+  const context = { list: 'evaluation-versions', organizationId, filters: { interviewId } };
+  const before = cursor ? Number(codec.decode(cursor, context).id) : Infinity;
+  const rows = (await versionRows(db, interviewId)).filter((row) => row.version < before).map((row) => ({ ...row, id: String(row.version) }));
+  const page = toPage(rows, limit, codec, context);
+  const turns = page.items.length ? await turnRows(db, interviewId) : [];
+  return { items: page.items.map((row) => toEvaluation(interview, row, turns)), nextCursor: page.nextCursor };
 }
 
 /**

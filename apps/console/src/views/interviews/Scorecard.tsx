@@ -28,8 +28,10 @@ export function Scorecard({ interviewId }: { interviewId: string }) {
     refetchInterval: (q) => (q.state.data && busy(q.state.data) ? 2000 : false),
   });
   const versions = useQuery({
-    ...recruiting.evaluations.versions.queryOptions({ interviewId }),
-    refetchInterval: (q) => (q.state.data?.some(busy) ? 2000 : false),
+    // Every version on one page: an interview has at most MAX_EVALUATION_VERSIONS.
+    ...recruiting.evaluations.versions.queryOptions({ interviewId, limit: MAX_EVALUATION_VERSIONS }),
+    select: (page) => page.items,
+    refetchInterval: (q) => (q.state.data?.items.some(busy) ? 2000 : false),
   });
   const [selected, setSelected] = useState<number | null>(null);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
