@@ -309,5 +309,15 @@ describe('an interview in German', () => {
     const followUp = await openInvite(token);
     assert.equal(followUp.turn?.kind, 'follow_up');
     assert.match(followUp.turn?.text ?? '', /konkretes Beispiel/);
+    // The pages without a turn on them speak German too: a form the page could not read (the
+    // interview's language), and an unknown link (the browser's).
+    const unreadable = await fetch(`${testEnv().gatewayUrl}/i/${token}/answer`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from('answer=a%FFb'), redirect: 'manual',
+    });
+    assert.equal(unreadable.status, 400);
+    assert.match(await unreadable.text(), /<html lang="de">[\s\S]*Das Formular konnte nicht gelesen werden/);
+    const unknown = await fetch(`${testEnv().gatewayUrl}/i/${'x'.repeat(43)}`, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    assert.equal(unknown.status, 404);
+    assert.match(await unknown.text(), /Dieser Einladungslink ist nicht gültig/);
   });
 });

@@ -1,4 +1,4 @@
-import { MAX_ANSWER_CHARS } from '@hireloop/contracts';
+import { MAX_ANSWER_CHARS, type InterviewLanguage } from '@hireloop/contracts';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
 import { textsFor, type InviteTexts } from './invite-texts.js';
 
@@ -140,15 +140,14 @@ ${agreeForm(view, action('start'), t.agreeContinue)}`);
   }
 }
 
-export function notFoundPage(): string {
-  return page(textsFor('en'), 'Invite not found', '<h1>This invite link is not valid.</h1><p class="muted">Check that you copied the whole link from your invitation.</p>');
+/** A page with no interview on it, in `language` (the interview's when known, else the browser's). */
+function messagePage(language: InterviewLanguage, which: 'notFound' | 'unavailable' | 'formUnreadable'): string {
+  const t = textsFor(language);
+  const { title, heading, hint } = t[which];
+  return page(t, title, `<h1>${escape(heading)}</h1><p class="muted">${escape(hint)}</p>`);
 }
 
-export function unavailablePage(): string {
-  return page(textsFor('en'), 'Please try again', '<h1>Something went wrong on our side.</h1><p class="muted">Your progress is saved. Please try again in a minute.</p>');
-}
-
+export const notFoundPage = (language: InterviewLanguage = 'en') => messagePage(language, 'notFound');
+export const unavailablePage = (language: InterviewLanguage = 'en') => messagePage(language, 'unavailable');
 /** A form the page could not read (a body in another charset, too large): go back and send it again. */
-export function formUnreadablePage(): string {
-  return page(textsFor('en'), 'The form could not be read', '<h1>The form could not be read.</h1><p class="muted">Go back to the interview and send it again.</p>');
-}
+export const formUnreadablePage = (language: InterviewLanguage = 'en') => messagePage(language, 'formUnreadable');

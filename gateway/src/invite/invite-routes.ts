@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError, appErrorFromClientError, clientIpPrefix, type Logger } from '@hireloop/platform';
-import { Answer, AnswerTurnKey, MAX_ANSWER_CHARS, TurnSignals } from '@hireloop/contracts';
+import { Answer, AnswerTurnKey, INTERVIEW_LANGUAGES, MAX_ANSWER_CHARS, TurnSignals, type InterviewLanguage } from '@hireloop/contracts';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
 import type { InviteView } from '@hireloop/recruiting/invites/invites.router';
@@ -42,15 +42,17 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
   // A token that cannot be one is the page of an unknown invite, before any call: it travels to
   // recruiting in a URL, where 16 000 characters overflowed the header limit (issue 18 item 4).
   router.param('token', (req, res, next, token: string) => {
-    if (!InviteToken.safeParse(token).success) return void res.status(404).type('html').send(notFoundPage());
+    if (!InviteToken.safeParse(token).success) return void res.status(404).type('html').send(notFoundPage(browserLanguage(req)));
     next();
   });
 
+  // A page with no interview to read its language from speaks the browser's (Accept-Language).
+  const browserLanguage = (req: Request): InterviewLanguage => (req.acceptsLanguages(...INTERVIEW_LANGUAGES) || 'en') as InterviewLanguage;
   const fail = (req: Request, res: Response, err: unknown) => {
     const app = err instanceof AppError ? err : appErrorFromClientError(err);
-    if (app?.code === 'not_found' || app?.code === 'validation_failed') return res.status(404).type('html').send(notFoundPage());
+    if (app?.code === 'not_found' || app?.code === 'validation_failed') return res.status(404).type('html').send(notFoundPage(browserLanguage(req)));
     logger.warn({ err, requestId: locals(req).requestId }, 'invite page failed');
-    res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage());
+    res.status(503).setHeader('Retry-After', '30').type('html').send(unavailablePage(browserLanguage(req)));
   };
 
   /**
@@ -169,12 +171,19 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
 
   // Bad input the router or its body parser refused (a token that does not percent-decode, a
   // body too large or in another charset): a 4xx page, never the 503 of a failure of ours.
-  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  router.use(async (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const app = appErrorOfThrown(err);
     if (!app || app.status >= 500) return fail(req, res, err);
-    if (app.code === 'validation_failed' || app.code === 'route_not_found') return res.status(404).type('html').send(notFoundPage());
-    res.status(app.status).type('html').send(formUnreadablePage());
+    if (app.code === 'validation_failed' || app.code === 'route_not_found') return res.status(404).type('html').send(notFoundPage(browserLanguage(req)));
+    res.status(app.status).type('html').send(formUnreadablePage(await interviewLanguage(req)));
   });
+
+  /** The language of the interview whose form this was (the path's token), else the browser's. */
+  const interviewLanguage = async (req: Request): Promise<InterviewLanguage> => {
+    const token = req.path.split('/')[1] ?? '';
+    if (!InviteToken.safeParse(token).success) return browserLanguage(req);
+    return recruitingFor(req).invites.view.query({ token }).then((view) => view.language, () => browserLanguage(req));
+  };
   return router;
 }
 

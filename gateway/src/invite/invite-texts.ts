@@ -34,6 +34,10 @@ export interface InviteTexts {
   answerEmpty: string;
   answerTooLong: (length: number, max: number) => string;
   answerUnstorable: string;
+  /** The pages without an interview to show: an unknown link, a failure of ours, a form we could not read. */
+  notFound: { title: string; heading: string; hint: string };
+  unavailable: { title: string; heading: string; hint: string };
+  formUnreadable: { title: string; heading: string; hint: string };
   staleTurn: string;
   staleForm: string;
   keptText: string;
@@ -94,6 +98,9 @@ const en: InviteTexts = {
   finishBy: (date) => `Please finish by ${enDate(date)}.`,
   answerEmpty: 'Please write an answer before sending it.',
   answerTooLong: (length, max) => `Your answer is ${enNumber.format(length)} characters long; an answer can have at most ${enNumber.format(max)}. Please shorten it. Your text is kept below.`,
+  notFound: { title: 'Invite not found', heading: 'This invite link is not valid.', hint: 'Check that you copied the whole link from your invitation.' },
+  unavailable: { title: 'Please try again', heading: 'Something went wrong on our side.', hint: 'Your progress is saved. Please try again in a minute.' },
+  formUnreadable: { title: 'The form could not be read', heading: 'The form could not be read.', hint: 'Go back to the interview and send it again.' },
   answerUnstorable: 'Your answer contained a character that cannot be stored (a null character). It was taken out of your text below: please check it and send it again.',
   staleTurn: 'This question was already answered, perhaps in another tab or window. Here is the current question. What you wrote is kept below, so you can use it again.',
   staleForm: 'The interview now asks one question at a time. Here is the current question. What you wrote for it is kept below.',
@@ -141,6 +148,9 @@ const de: InviteTexts = {
   finishBy: (date) => `Bitte schließen Sie bis ${deDate(date)} ab.`,
   answerEmpty: 'Bitte schreiben Sie eine Antwort, bevor Sie sie senden.',
   answerTooLong: (length, max) => `Ihre Antwort ist ${deNumber.format(length)} Zeichen lang; eine Antwort darf höchstens ${deNumber.format(max)} Zeichen haben. Bitte kürzen Sie sie. Ihr Text bleibt unten erhalten.`,
+  notFound: { title: 'Einladung nicht gefunden', heading: 'Dieser Einladungslink ist nicht gültig.', hint: 'Prüfen Sie, ob Sie den ganzen Link aus Ihrer Einladung kopiert haben.' },
+  unavailable: { title: 'Bitte versuchen Sie es erneut', heading: 'Bei uns ist etwas schiefgegangen.', hint: 'Ihr Fortschritt ist gespeichert. Bitte versuchen Sie es in einer Minute erneut.' },
+  formUnreadable: { title: 'Das Formular konnte nicht gelesen werden', heading: 'Das Formular konnte nicht gelesen werden.', hint: 'Gehen Sie zurück zum Interview und senden Sie es erneut.' },
   answerUnstorable: 'Ihre Antwort enthielt ein Zeichen, das nicht gespeichert werden kann (ein Nullzeichen). Es wurde aus Ihrem Text unten entfernt: Bitte prüfen Sie ihn und senden Sie ihn erneut.',
   staleTurn: 'Diese Frage wurde bereits beantwortet, vielleicht in einem anderen Tab oder Fenster. Hier ist die aktuelle Frage. Was Sie geschrieben haben, steht unten, damit Sie es weiterverwenden können.',
   staleForm: 'Das Interview stellt jetzt eine Frage nach der anderen. Hier ist die aktuelle Frage. Was Sie dazu geschrieben haben, steht unten.',
