@@ -183,6 +183,15 @@ describe('the invite page asks one turn at a time', () => {
     });
   });
 
+  it('a form\'s line breaks (CRLF) are stored as LF and count as one character each, as the page\'s script sends them', async () => {
+    const { interview, token } = await started();
+    const turn = await currentTurn(token);
+    const lines = `${'x'.repeat(4_999)}\r\n${'y'.repeat(5_000)}`;
+    const res = await answerTurn(token, turn.id, lines);
+    assert.equal(res.status, 303, `exactly 10 000 characters with its line break: ${res.status}`);
+    assert.equal((await transcript(interview.id)).find((t) => t.kind === 'answer')?.text, lines.replace('\r\n', '\n'));
+  });
+
   it('an answer with U+0000 gets a clear message with the rest of its text kept; a turn field that cannot be a turn is a stale page', async () => {
     const { interview, token } = await started();
     const turn = await currentTurn(token);

@@ -117,7 +117,8 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     // A turn field that cannot be a turn's key (a forged form) is a stale page, not an unknown invite.
     const sentTurn = field(req, 'turn') ?? '';
     const turnId = AnswerTurnKey.safeParse(sentTurn).success ? sentTurn : '';
-    const answer = field(req, 'answer') ?? '';
+    // A form sends a textarea's line breaks as CRLF (the page's script as LF): stored and counted as one character each.
+    const answer = (field(req, 'answer') ?? '').replace(/\r\n?/g, '\n');
     const kept = { kept: answer };
     const trimmed = answer.trim();
     if (trimmed.length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
