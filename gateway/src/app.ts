@@ -12,10 +12,12 @@ import { queryPairLimit } from './api/query-limit.js';
 import { idempotency } from './api/idempotency.js';
 import { voidingRepliesOnErasure } from './api/erasure-replies.js';
 import { sendError } from './api/errors.js';
+import { restErrorResponse, sendRestResponse } from './api/rest-response.js';
+import { locals } from './request-context.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { restRouter } from './rest/router.js';
 import { routeTableOf, type RouteTable } from './rest/route-table.js';
-import { createDispatcher, routeApiRequests } from './rest/dispatch.js';
+import { createDispatcher, reachesInput, routeApiRequests } from './rest/dispatch.js';
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
 import { authRoutes } from './session/auth-routes.js';
@@ -72,6 +74,11 @@ export function createGatewayApp(deps: GatewayDeps) {
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl));
   app.use('/api/v1', noStore());
   app.get('/api/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
+  // The document needs no key, so its other methods are its 405, before the key is asked for.
+  app.all('/api/v1/openapi.json', (req, res) => {
+    const error = new AppError('route_not_found', `/api/v1/openapi.json does not answer ${req.method}; it answers GET, HEAD.`);
+    sendRestResponse(res, restErrorResponse(error, locals(req).requestId, { status: 405, headers: { Allow: 'GET, HEAD' } }));
+  });
   // Each request: its key verified, its route matched once, its URL and body read, then the
   // dispatcher's response value, stored under an Idempotency-Key where one is sent.
   const dispatch = createDispatcher({ router: restRouter, services: deps.services, publicBaseUrl: deps.publicBaseUrl, logger: deps.logger });
@@ -83,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     routeApiRequests(deps.routes ?? routeTableOf(restRouter)),
     wellFormedUrl(),
     noQueryOnBodyRoutes(),
-    jsonBody(),
+    jsonBody({ readIf: reachesInput }),
     idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, dispatch)),
   );
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));

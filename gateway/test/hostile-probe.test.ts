@@ -138,6 +138,26 @@ describe('no field accepted and dropped (issue 18 item 2)', () => {
     assertValidation(await call('GET', `/api/v1/positions?${'limit=1&'.repeat(1001)}`, { key: org.key }), 'query');
   });
 
+  it('an unknown query parameter is 422 even when empty; an empty one the route takes counts as absent', async () => {
+    assertValidation(await call('GET', '/api/v1/candidates?colour=', { key: org.key }), 'colour');
+    assertValidation(await call('GET', '/api/v1/candidates?constructor', { key: org.key }), 'constructor');
+    assert.equal((await call('GET', '/api/v1/candidates?email=&limit=', { key: org.key })).status, 200);
+  });
+
+  it('a DELETE body is read as its query: an unknown field is 422, a cancel reason in it is kept, one in both is 422', async () => {
+    const candidate = (await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('delete-body'), name: 'D' } })).body.data;
+    assertValidation(await call('DELETE', `/api/v1/candidates/${candidate.id}`, { key: org.key, body: { reason: 'x' } }), 'reason');
+    assert.equal((await call('GET', `/api/v1/candidates/${candidate.id}`, { key: org.key })).status, 200, 'not erased');
+    const position = await newPosition(org.key);
+    const interview = await schedule(org.key, position.id);
+    assertValidation(await call('DELETE', `/api/v1/interviews/${interview.id}`, { key: org.key, body: { reason: 'moved on', notify: true } }), 'notify');
+    assertValidation(await call('DELETE', `/api/v1/interviews/${interview.id}?reason=a`, { key: org.key, body: { reason: 'b' } }), 'reason');
+    assertValidation(await call('DELETE', `/api/v1/interviews/${interview.id}`, { key: org.key, body: { reason: '' } }), 'reason');
+    const cancelled = await call('DELETE', `/api/v1/interviews/${interview.id}`, { key: org.key, body: { reason: 'moved on' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.data.cancellationReason, 'moved on');
+  });
+
   it('fuzz, prototype keys: every metadata key is stored as given, or the request is 422 naming __proto__', async () => {
     const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf', '__lookupSetter__'), fc.string({ minLength: 1, maxLength: 12 }));
     const entries = fc.uniqueArray(fc.tuple(key, fc.string({ maxLength: 20 })), { selector: ([k]) => k, maxLength: 6 });
@@ -222,6 +242,19 @@ describe('client input never answers 5xx (issue 18 item 4)', () => {
   let org: Org;
   before(async () => {
     org = await newOrg();
+  });
+
+  it('an unknown route, a method the path does not serve, or a key without the scope: 404, 405 or 403 before the body is read', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    assertError(await call('POST', '/api/v1/nope', { key: org.key, rawBody: 'x', headers: form }), 404, 'route_not_found');
+    assertError(await call('PUT', '/api/v1/me', { key: org.key, rawBody: '{', headers: { 'content-type': 'application/json' } }), 405, 'route_not_found');
+    const { key: reader } = await newKey(org.organization.id, ['read']);
+    assertError(await call('POST', '/api/v1/positions', { key: reader, rawBody: '{', headers: { 'content-type': 'application/json' } }), 403, 'insufficient_scope');
+    for (const headers of [{}, { authorization: `Bearer ${org.key}` }] as Record<string, string>[]) {
+      const res = await call('POST', '/api/v1/openapi.json', { headers });
+      assertError(res, 405, 'route_not_found');
+      assert.equal(res.headers.get('allow'), 'GET, HEAD');
+    }
   });
 
   it('an invite token over its maximum length is the 404 page, before any call', async () => {

@@ -53,6 +53,9 @@ describe('HEAD on /api/v1 is GET without the body (RFC 9110 §9.3.2)', () => {
       assert.equal(head.status, status, `HEAD ${path}`);
       assert.equal(head.text, '', `HEAD ${path} has no body`);
       assert.equal(head.headers.get('content-type'), get.headers.get('content-type'), `HEAD ${path}`);
+      assert.ok(head.headers.get('content-length'), `HEAD ${path} says how long the GET's body is`);
+      // An error body holds its own request id, so only a 200's length is the same byte for byte.
+      if (status === 200) assert.equal(head.headers.get('content-length'), get.headers.get('content-length'), `HEAD ${path}`);
       assert.ok(head.headers.get('x-ratelimit-limit'), `HEAD ${path} draws from the bucket like the GET`);
     }
     assert.equal((await call('HEAD', '/api/v1/me')).status, 401, 'HEAD needs a key too');

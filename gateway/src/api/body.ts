@@ -63,9 +63,10 @@ class BodyRefused extends Error {
  * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
  * invalid_json), 415 for another media type, charset or Content-Encoding, and a JSON object
  * (422 validation_failed for `null`, an array, a string or a number). A POST, PUT or PATCH
- * without a body reads as `{}`.
+ * without a body reads as `{}`. `readIf` leaves the body unread where it says no (a request whose
+ * 404, 405 or 403 comes first).
  */
-export function jsonBody() {
+export function jsonBody(options: { readIf?: (req: Request) => boolean } = {}) {
   const parse = express.json({
     limit: MAX_BODY_BYTES,
     strict: false,
@@ -77,6 +78,7 @@ export function jsonBody() {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
+    if (options.readIf && !options.readIf(req)) return next();
     if (!hasBody(req)) {
       if (req.method === 'DELETE') return next();
       req.body = {};

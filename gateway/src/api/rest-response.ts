@@ -15,10 +15,14 @@ export interface RestResponse {
 /** Produces the response to an /api/v1 request without sending it. */
 export type RestResponder = (req: Request) => Promise<RestResponse>;
 
-/** Sends a response value as it is: the one writer of /api/v1 route responses. HEAD gets no body (Node drops it). */
+/**
+ * Sends a response value as it is: the one writer of /api/v1 route responses. HEAD gets no body
+ * (Node drops it) but the GET's Content-Length, which Node counts only for a body it sends.
+ */
 export function sendRestResponse(res: Response, response: RestResponse): void {
   res.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  res.setHeader('Content-Length', Buffer.byteLength(response.body));
   res.end(response.body);
 }
 

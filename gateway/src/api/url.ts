@@ -2,9 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ErrorDetail } from '@hireloop/contracts';
 import { AppError } from '@hireloop/platform';
 import { sendError } from './errors.js';
-import { routeOf } from '../rest/dispatch.js';
-import { scopeRefusal } from '../rest/scope.js';
-import { locals } from '../request-context.js';
+import { reachesInput, routeOf } from '../rest/dispatch.js';
 
 const BAD_BYTES = 'is not valid percent-encoded UTF-8';
 
@@ -54,7 +52,7 @@ export function noQueryOnBodyRoutes() {
     if (match.kind !== 'route' || match.route.inputFrom !== 'body') return next();
     const names = [...new Set(new URLSearchParams(req.originalUrl.slice(q + 1)).keys())];
     // A path no route takes goes on to its 404 or 405, a key without the route's scope to its 403.
-    if (names.length === 0 || scopeRefusal(locals(req).caller!, match.route)) return next();
+    if (names.length === 0 || !reachesInput(req)) return next();
     const details = names.map((name) => ({ path: name.slice(0, 100), message: 'unknown field or parameter' }));
     sendError(req, res, new AppError('validation_failed', 'This route takes its input in the JSON body only; remove the query parameters.', details));
   };

@@ -28,6 +28,15 @@ export function routeOf(req: Request): RouteMatch {
   return match;
 }
 
+/**
+ * Whether anything about the request's input is read: it has a route, and the key has the
+ * route's scope. Otherwise its 404, 405 or 403 comes first, whatever its query or body holds.
+ */
+export function reachesInput(req: Request): boolean {
+  const match = routeOf(req);
+  return match.kind === 'route' && !scopeRefusal(locals(req).caller!, match.route);
+}
+
 export interface DispatcherDeps {
   router: RestRouter;
   services: ServiceClients;
@@ -69,7 +78,9 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
     const refusal = scopeRefusal(caller, route) ?? misplacedPathParams(route, query, req.body);
     if (refusal) return restErrorResponse(refusal, requestId);
 
-    const input = { ...(route.inputFrom === 'query' ? queryInput(query) : (req.body as object)), ...params };
+    const fromQuery = route.inputFrom === 'query' ? queryRouteInput(route, query, req.body) : null;
+    if (fromQuery instanceof AppError) return restErrorResponse(fromQuery, requestId);
+    const input = { ...(fromQuery ?? (req.body as object)), ...params };
     const call: CallContext = {
       auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes },
       requestId,
@@ -101,16 +112,23 @@ function success(route: ApiRoute, ctx: RestContext, data: unknown): RestResponse
 const pathOf = (url: string) => url.split('?')[0]!;
 
 /**
- * The query as a route's input: each parameter once as its string, a repeated one as the list
- * of its values (which no schema takes: 422), an empty one as absent. A null-prototype object,
- * so `__proto__` is an unknown parameter like any other.
+ * The input of a route that reads its query (GET, DELETE): each parameter once as its string, a
+ * repeated one as the list of its values (which no schema takes: 422), an empty one as absent
+ * when the route takes it (an unknown one stays, for the schema to refuse: PRODUCT.md §5). A
+ * DELETE's JSON body joins it, so its fields are checked as the query's are (an unknown one is
+ * 422, not dropped); a name in both is 422. A null-prototype object, so `__proto__` is an
+ * unknown parameter like any other.
  */
-function queryInput(query: Record<string, string | string[]>): Record<string, unknown> {
+function queryRouteInput(route: ApiRoute, query: Record<string, string | string[]>, body: unknown): Record<string, unknown> | AppError {
   const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(query)) {
-    if (!value) continue;
+    if (!value && (!route.inputNames || route.inputNames.has(name))) continue;
     input[name] = Array.isArray(value) && value.length === 1 ? value[0] : value;
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return input;
+  const twice = Object.keys(body).filter((name) => Object.hasOwn(input, name));
+  if (twice.length) return new AppError('validation_failed', 'The request gives a field both in its query and in its body.', twice.map((name) => ({ path: name, message: 'given in the query and in the body' })));
+  for (const [name, value] of Object.entries(body)) input[name] = value;
   return input;
 }
 

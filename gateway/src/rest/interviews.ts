@@ -1,4 +1,3 @@
-import { AppError } from '@hireloop/platform';
 import { CancellationReason, CreateInterviewBody, envelope, ReviewBody, listEnvelope, Evaluation, Interview, InterviewId, ListInterviewsQuery, ListQuery, MAX_EVALUATION_VERSIONS, RerunBody, Transcript } from '@hireloop/contracts';
 import { z } from 'zod';
 import { apiProcedure } from './trpc.js';
@@ -46,16 +45,8 @@ export const cancelInterview = apiProcedure
   })
   .input(z.object({ id: InterviewId, reason: CancellationReason.optional() }).strict())
   .output(envelope(Interview))
-  .mutation(async ({ ctx, input }) => {
-    const fromBody = (ctx.request.body as { reason?: unknown } | undefined)?.reason;
-    let reason = input.reason;
-    if (reason === undefined && fromBody !== undefined) {
-      const parsed = CancellationReason.safeParse(fromBody);
-      if (!parsed.success) throw new AppError('validation_failed', 'reason must be 1–1000 characters.', [{ path: 'reason', message: parsed.error.issues[0]?.message ?? 'invalid' }]);
-      reason = parsed.data;
-    }
-    return { data: await ctx.recruiting.interviews.cancel.mutate({ id: input.id, reason }) };
-  });
+  // A JSON body's `reason` reaches the input as the query's would (the dispatcher's queryRouteInput).
+  .mutation(async ({ ctx, input }) => ({ data: await ctx.recruiting.interviews.cancel.mutate({ id: input.id, reason: input.reason }) }));
 
 export const getEvaluation = apiProcedure
   .meta({

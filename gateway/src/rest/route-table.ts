@@ -12,6 +12,8 @@ export interface ApiRoute {
   meta: ProcedureMeta & { scope: Scope };
   /** GET and DELETE read their input from the query string, the others from the JSON body. */
   inputFrom: 'query' | 'body';
+  /** The names its input schema takes (null when the schema is not a plain object). */
+  inputNames: ReadonlySet<string> | null;
   params: string[];
   pattern: RegExp;
 }
@@ -77,7 +79,9 @@ export function routeTableOf(router: AnyTRPCRouter): RouteTable {
     const params = Array.from(template.matchAll(/\{(\w+)\}/g), (m) => m[1]!);
     const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, (_, param: string) => `(?<${param}>[^/]+)`)}$`, 'i');
     const method = openapi.method.toUpperCase();
-    routes.push({ method, template, procedure: name, meta: { ...meta, scope: meta.scope }, inputFrom: method === 'GET' || method === 'DELETE' ? 'query' : 'body', params, pattern });
+    const shape = (procedure._def as { inputs?: { shape?: Record<string, unknown> }[] }).inputs?.[0]?.shape;
+    const inputNames = shape ? new Set(Object.keys(shape)) : null;
+    routes.push({ method, template, procedure: name, meta: { ...meta, scope: meta.scope }, inputFrom: method === 'GET' || method === 'DELETE' ? 'query' : 'body', inputNames, params, pattern });
   }
   routes.sort((a, b) => a.params.length - b.params.length);
 
