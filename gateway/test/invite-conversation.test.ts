@@ -208,6 +208,18 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal((await answerTurn(token, turn.id, FULL)).status, 303, 'the page still takes the answer');
   });
 
+  it('the console preview refuses a turn holding U+0000 (422), as every input does', async () => {
+    const position = (await call('GET', `/api/v1/positions/${positionId}`, { key: org.key })).body.data;
+    const questionId = position.questions[0].id as string;
+    const preview = testRecruiting().forOrganization(org.organization.id).interviews.preview;
+    const turns = (answer: string) => [{ kind: 'question' as const, questionId, text: 'Why this role?' }, { kind: 'answer' as const, questionId, text: answer }];
+    assert.ok((await preview.mutate({ positionId, turns: turns('Because I like it.') })).turn, 'a well-formed answer goes on');
+    await assert.rejects(preview.mutate({ positionId, turns: turns('Because\u0000.') }), (err: { data?: { appCode?: string } }) => {
+      assert.equal(err.data?.appCode, 'validation_failed');
+      return true;
+    });
+  });
+
   it('a form body that is not UTF-8 (raw bytes, or a percent-escape of them) gets a 400 page, and nothing is stored', async () => {
     const { interview, token } = await started();
     const turn = await currentTurn(token);

@@ -305,17 +305,21 @@ const insertFollowUp = compiledOnce((db: Kysely<RecruitingDB>, interviewId: stri
  * the follow-up when this call stored it; null otherwise (a skip moves on under the lock).
  */
 async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, interviewer: Interviewer, stale: InterviewRow, answer: ConversationTurn, decision: FollowUpDecision): Promise<ConversationTurn | null> {
-  if (decision.kind === 'ask') {
+  // A follow-up decided past the interview's end could never be answered: the answer moves on instead.
+  if (decision.kind === 'ask' && effectiveStatus(stale) === 'in_progress') {
     const at = new Date();
     const [stored] = await insertFollowUp(db, stale.id, newId(ID_PREFIXES.turn, at.getTime()), answer.seq + 1, answer.questionId, decision.text, at);
     return stored ? toConversationTurn(stored) : null;
   }
+  const skipped = decision.kind === 'skip' ? decision.reason : decision.kind === 'ask' ? 'budget' : null;
   await db.transaction().execute(async (trx) => {
     const row = await getInterviewRow(trx, stale.organization_id, stale.id, true);
-    if (effectiveStatus(row) !== 'in_progress') return;
+    // As of the answer, which was given in time: a last answer whose decision ended past the
+    // interview's end still completes it (PRODUCT.md §12: nothing is cut off).
+    if (effectiveStatus(row, answer.at) !== 'in_progress') return;
     const { plan, turns } = await conversationOf(trx, row);
     if (turns.at(-1)?.id !== answer.id) return;
-    await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), decision.kind === 'skip' ? decision.reason : null);
+    await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), skipped);
   });
   return null;
 }

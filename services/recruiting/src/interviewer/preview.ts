@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordAudit, type Kysely } from '@hireloop/platform';
-import { FollowUpSkipped, InterviewLanguage, MAX_ANSWER_CHARS, PositionId, QuestionId, TurnKind, type Question } from '@hireloop/contracts';
+import { FollowUpSkipped, InterviewLanguage, MAX_ANSWER_CHARS, PositionId, QuestionId, text, TurnKind, type Question } from '@hireloop/contracts';
 import { SCHEMA, type RecruitingDB } from '../db.js';
 import { getPositionRow } from '../positions/positions.queries.js';
 import { defaultQuestionsFor } from '../positions/default-rubric.js';
@@ -19,7 +19,7 @@ export const PreviewInput = z.object({
   language: InterviewLanguage.default('en'),
   /** The preview's turns so far, as this procedure returned them, with the tester's answers. */
   turns: z
-    .array(z.object({ kind: TurnKind, questionId: QuestionId, text: z.string().max(MAX_ANSWER_CHARS) }))
+    .array(z.object({ kind: TurnKind, questionId: QuestionId, text: text().max(MAX_ANSWER_CHARS) }))
     .max(200),
 });
 export type PreviewInput = z.infer<typeof PreviewInput>;
