@@ -91,6 +91,8 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
       ['a question id the position does not have', { questions: [{ id: 'q_doesnotexist123', text: 'Q?' }] }, 'questions.0.id'],
       ['questions and interviewQuestions at once', { questions: [{ text: 'Q?' }], interviewQuestions: ['Other?'] }, 'interviewQuestions'],
       ['a version sent by the client', { rubric: { version: 7, competencies: [competency('ok')] } }, 'rubric.version'],
+      ['a competency name of invisible characters', { rubric: { competencies: [{ ...competency('blank'), name: '\u200B\u3164' }] } }, 'rubric.competencies.0.name'],
+      ['a competency name with a bidi override', { rubric: { competencies: [{ ...competency('bidi'), name: 'Craft\u202E' }] } }, 'rubric.competencies.0.name'],
     ];
     for (const [name, body, path] of cases) {
       it(`${name}: ${path}`, async () => {

@@ -28,6 +28,8 @@ const NAME_FIELDS = new Set([
   'POST /interviews candidate/name', 'POST /interviews title',
   'POST /positions department', 'POST /positions location', 'POST /positions title',
   'PATCH /positions/{id} department/anyOf[subschema #1]/', 'PATCH /positions/{id} location/anyOf[subschema #1]/', 'PATCH /positions/{id} title',
+  // A rubric competency's name (2026-11-29: it had been left out).
+  'POST /positions rubric/competencies/items/name', 'PATCH /positions/{id} rubric/competencies/items/name',
 ]);
 /** The request property an `allOf` was added to, from oasdiff's text. */
 const allOfProperty = (c: OasdiffChange) => /to the `([^`]+)` request property `allOf` list/.exec(c.text)?.[1];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ID_PREFIXES, int32, prefixedId, text, Timestamp, trimmedText } from './common.js';
+import { visibleName } from './visible-text.js';
 
 // The AI interviewer's resources (PRODUCT.md §12): a position's rubric and questions, an
 // interview's transcript (turns), and the evidence-backed scores of an evaluation. Limits come
@@ -25,18 +26,21 @@ export const CompetencyKey = text()
 
 const Anchor = trimmedText(500);
 
+/** A competency with its name as `name` checks it: a request's must be visible (issue 18 item 6), a stored one is read as it was stored. */
+const competencyWith = <Name extends z.ZodType<string>>(name: Name) =>
+  z
+    .object({
+      key: CompetencyKey,
+      name,
+      description: text().trim().max(1000).nullable().optional().describe('What the competency covers'),
+      weight: int32(1, 10).describe('Its share of the overall score, 1–10'),
+      levels: z.array(Anchor).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
+    })
+    .strict();
 /** A competency as a request writes it: inline and strict in the document (see Competency). */
-export const CompetencyInput = z
-  .object({
-    key: CompetencyKey,
-    name: trimmedText(100),
-    description: text().trim().max(1000).nullable().optional().describe('What the competency covers'),
-    weight: int32(1, 10).describe('Its share of the overall score, 1–10'),
-    levels: z.array(Anchor).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
-  })
-  .strict();
-/** The response's component (open for additions, as every response component). */
-export const Competency = CompetencyInput.meta({ id: 'Competency' });
+export const CompetencyInput = competencyWith(visibleName(100));
+/** The response's component: rubrics stored before names had to be visible are still read. */
+export const Competency = competencyWith(trimmedText(100)).meta({ id: 'Competency' });
 export type Competency = z.infer<typeof Competency>;
 
 const Competencies = z
