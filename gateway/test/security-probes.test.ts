@@ -140,12 +140,23 @@ async function rawPost(path: string, key: string, idempotencyKey: string, body: 
 }
 
 describe('answers written before routing carry the headers of every response (PRODUCT.md §3, §11)', () => {
-  it('a request the HTTP parser refuses: 400 with X-Request-Id and nosniff', async () => {
-    for (const request of ['GARBAGE\r\n\r\n', 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'GET /console/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']) {
+  it('a request the HTTP parser refuses: 400 in its surface\'s error shape, with X-Request-Id and nosniff', async () => {
+    const cases: [string, RegExp][] = [
+      ['GARBAGE\r\n\r\n', /^application\/json/],
+      ['GET /api/v1/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', /^application\/json/],
+      ['GET /console/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', /^text\/html/],
+    ];
+    for (const [request, contentType] of cases) {
       const answer = await raw(request);
       assert.match(answer, /^HTTP\/1\.1 400 /, JSON.stringify(request));
       assert.match(headerOf(answer, 'X-Request-Id') ?? '', /^req_/, JSON.stringify(request));
       assert.equal(headerOf(answer, 'X-Content-Type-Options'), 'nosniff', JSON.stringify(request));
+      assert.match(headerOf(answer, 'Content-Type') ?? '', contentType, JSON.stringify(request));
+      if (contentType.source.includes('json')) {
+        const body = JSON.parse(answer.split('\r\n\r\n')[1]!) as { error: { code: string; requestId: string } };
+        assert.equal(body.error.code, 'invalid_json', JSON.stringify(request));
+        assert.equal(body.error.requestId, headerOf(answer, 'X-Request-Id'), 'the body names the request id of its header');
+      }
     }
   });
 

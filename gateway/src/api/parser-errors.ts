@@ -10,26 +10,38 @@ import { CSP } from './security-headers.js';
  */
 const REQUEST_LINE = /^[A-Z]+ (\/[^\s?]*)/;
 
+/** The error a parser refusal answers with; null for a request that never finished arriving (408, no body). */
+function parserError(code: string | undefined): AppError | null {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return null;
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError('headers_too_large', 'The request headers and URL together are larger than the server accepts (16 KiB).');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new AppError('payload_too_large', 'The request body\'s chunk extensions are larger than the server accepts.');
+    default:
+      return new AppError('invalid_json', 'The request could not be read: its request line, headers or framing are malformed.');
+  }
+}
+
 /**
- * Requests Node's HTTP parser refuses before Express sees them. Headers past Node's limit get 431
- * `headers_too_large` in the surface's shape (PRODUCT.md §3: bad input gets a 4xx with the error
- * envelope), chosen by the request line when the parser still holds it, else the /api/v1
- * envelope. Every other parser error keeps Node's status (400, 408, 413) with an empty body; every
- * answer here carries the headers of every response (baseHeaders).
+ * Requests Node's HTTP parser refuses before Express sees them, answered in the surface's shape
+ * (PRODUCT.md §3: bad input gets a 4xx with the error envelope), chosen by the request line when
+ * the parser still holds it, else the /api/v1 envelope: headers past Node's limit 431
+ * `headers_too_large`, chunk extensions past it 413, anything else it cannot read (a malformed
+ * request line or header, both Content-Length and Transfer-Encoding) 400. A request that timed
+ * out gets 408 with no body. Every answer here carries the headers of every response (baseHeaders).
  */
 export function answerParserErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const requestId = newRequestId();
-    if (err.code !== 'HPE_HEADER_OVERFLOW') {
-      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
-      return void socket.end([`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...baseHeaders(requestId), 'Content-Length: 0', '', ''].join('\r\n'));
-    }
+    const error = parserError(err.code);
+    if (!error) return void socket.end(['HTTP/1.1 408 Request Timeout', ...baseHeaders(requestId), 'Content-Length: 0', '', ''].join('\r\n'));
     const path = REQUEST_LINE.exec(err.rawPacket?.subarray(0, 8192).toString('latin1') ?? '')?.[1] ?? '/api/v1';
-    const error = new AppError('headers_too_large', 'The request headers and URL together are larger than the server accepts (16 KiB).');
     const { contentType, body } = errorResponse(path, error, requestId);
     socket.end(
-      ['HTTP/1.1 431 Request Header Fields Too Large', `Content-Type: ${contentType}`, `Content-Length: ${Buffer.byteLength(body)}`, ...baseHeaders(requestId), '', body].join('\r\n'),
+      [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`, `Content-Type: ${contentType}`, `Content-Length: ${Buffer.byteLength(body)}`, ...baseHeaders(requestId), '', body].join('\r\n'),
     );
   });
 }
