@@ -314,10 +314,10 @@ export type Evaluation = z.infer<typeof Evaluation>;
 
 /** A candidate's evaluations (the console's profile): one per submitted interview, newest interview first. */
 export const ListCandidateEvaluationsQuery = ListQuery.extend({ candidateId: CandidateId }).strict();
+export type ListCandidateEvaluationsQuery = z.infer<typeof ListCandidateEvaluationsQuery>;
 /** An interview's evaluation versions, newest first (at most MAX_EVALUATION_VERSIONS), in pages like every list. */
 export const ListEvaluationVersionsQuery = ListQuery.extend({ interviewId: InterviewId }).strict();
 export type ListEvaluationVersionsQuery = z.infer<typeof ListEvaluationVersionsQuery>;
-export type ListCandidateEvaluationsQuery = z.infer<typeof ListCandidateEvaluationsQuery>;
 
 export const FlowId = prefixedId(ID_PREFIXES.flow);
 export const StageId = prefixedId(ID_PREFIXES.stage);

@@ -176,7 +176,7 @@ async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: Deli
 /** How the reason of an attempt-log entry for an attempt that was not made begins. */
 const NOT_ATTEMPTED = ['backlog limit:', 'not attempted:'] as const;
 /** An attempt-log row of an attempt that was made (not a delivery dropped from its queue): what the success rate counts. */
-export const attemptWasMade = sql<boolean>`not (status_code is null and error like any(${NOT_ATTEMPTED.map((prefix) => `${prefix}%`)}::text[]))`;
+export const attemptWasMade = sql<boolean>`not (status_code is null and coalesce(error like any(${NOT_ATTEMPTED.map((prefix) => `${prefix}%`)}::text[]), false))`;
 
 /**
  * Deliveries that leave their retry queue without an attempt (the backlog limit; a failing
