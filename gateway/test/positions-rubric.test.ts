@@ -116,7 +116,7 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
       const p = (await create({ rubric: { competencies: [competency('a'), competency('b')] }, questions: [{ text: 'About b?', competencies: ['b'] }] })).body.data;
       const res = await call('PATCH', `/api/v1/positions/${p.id}`, { key, body: { rubric: { competencies: [competency('a')] }, interviewQuestions: ['About b?', 'New?'] } });
       assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.error.details[0].path, 'questions.0.competencies.0');
+      assert.equal(res.body.error.details[0].path, 'interviewQuestions.0', 'the field the client sent');
       assert.equal((await call('GET', `/api/v1/positions/${p.id}`, { key })).body.data.rubric.version, 1, 'nothing changed');
     });
 

@@ -60,6 +60,15 @@ describe('HEAD on /api/v1 is GET without the body (RFC 9110 §9.3.2)', () => {
     }
     assert.equal((await call('HEAD', '/api/v1/me')).status, 401, 'HEAD needs a key too');
   });
+
+  it('a 204 carries no Content-Length (RFC 9110 §8.6)', async () => {
+    const { key: admin } = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const hook = await call('POST', '/api/v1/webhooks', { key: admin, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    assert.equal(hook.status, 201, hook.text);
+    const deleted = await call('DELETE', `/api/v1/webhooks/${hook.body.data.id}`, { key: admin });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.equal(deleted.headers.get('content-length'), null);
+  });
 });
 
 describe('Idempotency-Key is per route, however the path is spelled (PRODUCT.md §6)', () => {

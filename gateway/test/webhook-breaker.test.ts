@@ -147,10 +147,13 @@ describe('a failing endpoint (circuit breaker)', () => {
       const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 7 && r.every((d) => d.status === 'retrying'), 30_000);
       const last = rows.at(-1)!;
       const before = receiver.state.arrivals.length;
+      // The probe time only moves forward while the endpoint fails: read before the retry, it bounds the answer.
+      const { rows: [probe] } = await stack.db.query(`select probe_at from integrations.webhooks where id = $1`, [hook.id]);
+      const asked = Date.now();
       const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: last.id });
       assert.equal(retried.status, 'retrying', 'joined the retry queue, not the dispatchers');
-      const { rows: [probe] } = await stack.db.query(`select probe_at from integrations.webhooks where id = $1`, [hook.id]);
-      assert.ok(Date.parse(retried.nextAttemptAt!) >= (probe.probe_at as Date).getTime() - 1, `due at the next probe (${String(probe.probe_at)}), not before: ${retried.nextAttemptAt}`);
+      const due = Date.parse(retried.nextAttemptAt!);
+      assert.ok(due >= (probe.probe_at as Date).getTime() - 1 && due >= asked - 1000, `due at the next probe (${String(probe.probe_at)}), not before: ${retried.nextAttemptAt}`);
       const arrived = await eventually(async () => receiver.state.arrivals.slice(before), (a) => a.some((x) => x.eventId === last.event_id), 30_000);
       // A probe already in flight when the retry was asked for may come first; the next one is the retried delivery.
       assert.ok(arrived.findIndex((x) => x.eventId === last.event_id) <= 1, `the retried delivery was the next probe: ${JSON.stringify(arrived)}`);

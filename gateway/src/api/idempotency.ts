@@ -6,7 +6,7 @@ import type { GatewayDb } from '../db.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
 import { sendRestResponse, type RestResponder, type RestResponse } from './rest-response.js';
-import { routeOf } from '../rest/dispatch.js';
+import { reachesInput, routeOf } from '../rest/dispatch.js';
 
 /** A claim not completed within this time is taken to be from a crashed request and may be retaken. */
 const LEASE_SECONDS = 60;
@@ -30,8 +30,8 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
   return async (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.headers['idempotency-key'];
     const route = routeOf(req);
-    // A path no route takes (404, 405) has no response worth keeping.
-    if (req.method !== 'POST' || idemKey === undefined || route.kind !== 'route') {
+    // A path no route takes (404, 405), or a key without its scope (403, its body unread), has no response worth keeping.
+    if (req.method !== 'POST' || idemKey === undefined || route.kind !== 'route' || !reachesInput(req)) {
       return respond(req).then((response) => sendRestResponse(res, response), next);
     }
     // Node joins repeated headers with ", ": two keys would silently become a third one.

@@ -17,12 +17,13 @@ export type RestResponder = (req: Request) => Promise<RestResponse>;
 
 /**
  * Sends a response value as it is: the one writer of /api/v1 route responses. HEAD gets no body
- * (Node drops it) but the GET's Content-Length, which Node counts only for a body it sends.
+ * (Node drops it) but the GET's Content-Length, which Node counts only for a body it sends; a 204
+ * or 304 never has one (RFC 9110 §8.6).
  */
 export function sendRestResponse(res: Response, response: RestResponse): void {
   res.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  res.setHeader('Content-Length', Buffer.byteLength(response.body));
+  if (response.status !== 204 && response.status !== 304) res.setHeader('Content-Length', Buffer.byteLength(response.body));
   res.end(response.body);
 }
 

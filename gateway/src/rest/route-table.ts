@@ -79,9 +79,12 @@ export function routeTableOf(router: AnyTRPCRouter): RouteTable {
     const params = Array.from(template.matchAll(/\{(\w+)\}/g), (m) => m[1]!);
     const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, (_, param: string) => `(?<${param}>[^/]+)`)}$`, 'i');
     const method = openapi.method.toUpperCase();
+    const inputFrom = method === 'GET' || method === 'DELETE' ? 'query' : 'body';
     const shape = (procedure._def as { inputs?: { shape?: Record<string, unknown> }[] }).inputs?.[0]?.shape;
+    // A query route's names must be known: an empty unknown parameter is refused, not dropped (dispatch.ts).
+    if (inputFrom === 'query' && !shape) throw new Error(`REST procedure ${name} reads its query but its input is not a plain object`);
     const inputNames = shape ? new Set(Object.keys(shape)) : null;
-    routes.push({ method, template, procedure: name, meta: { ...meta, scope: meta.scope }, inputFrom: method === 'GET' || method === 'DELETE' ? 'query' : 'body', inputNames, params, pattern });
+    routes.push({ method, template, procedure: name, meta: { ...meta, scope: meta.scope }, inputFrom, inputNames, params, pattern });
   }
   routes.sort((a, b) => a.params.length - b.params.length);
 

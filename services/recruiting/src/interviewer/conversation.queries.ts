@@ -315,11 +315,14 @@ async function appendDecision(db: Kysely<RecruitingDB>, tokens: InviteTokens, in
   await db.transaction().execute(async (trx) => {
     const row = await getInterviewRow(trx, stale.organization_id, stale.id, true);
     // As of the answer, which was given in time: a last answer whose decision ended past the
-    // interview's end still completes it (PRODUCT.md §12: nothing is cut off).
+    // interview's end still completes it (PRODUCT.md §12: nothing is cut off). Any other answer
+    // moves on only while the interview is open: a next question could not be answered.
     if (effectiveStatus(row, answer.at) !== 'in_progress') return;
     const { plan, turns } = await conversationOf(trx, row);
     if (turns.at(-1)?.id !== answer.id) return;
-    await moveOn(trx, tokens, interviewer, row, answer, afterAnswer(plan, turns, answer), skipped);
+    const after = afterAnswer(plan, turns, answer);
+    if (after.next && effectiveStatus(row) !== 'in_progress') return;
+    await moveOn(trx, tokens, interviewer, row, answer, after, skipped);
   });
   return null;
 }

@@ -110,7 +110,7 @@ function nextRubric(current: Selectable<PositionsTable>, change: UpdatePositionB
   else {
     if (change.interviewQuestions) questions = questionsFromTexts(change.interviewQuestions, current.questions);
     // A question kept by its text keeps its competencies: the new rubric must still have them.
-    if (change.rubric) checkQuestionsFit(questions, competencies);
+    if (change.rubric) checkQuestionsFit(questions, competencies, change.interviewQuestions ? 'interviewQuestions' : 'questions');
   }
   // Compared as values: jsonb gives the stored objects back with their keys in its own order.
   const same = isDeepStrictEqual(asJson({ c: competencies, q: questions }), asJson({ c: current.competencies, q: current.questions }));

@@ -53,12 +53,15 @@ export function questionsFromTexts(texts: string[], current: Question[]): Questi
 }
 
 /** A rubric change that leaves questions naming a removed competency: 422 on those questions. */
-export function checkQuestionsFit(questions: Question[], competencies: Competency[]): void {
+export function checkQuestionsFit(questions: Question[], competencies: Competency[], sentAs: 'questions' | 'interviewQuestions' = 'questions'): void {
   const keys = new Set(competencies.map((c) => c.key));
   const details: ErrorDetail[] = [];
   questions.forEach((q, i) =>
     q.competencies.forEach((key, j) => {
-      if (!keys.has(key)) details.push({ path: `questions.${i}.competencies.${j}`, message: `the new rubric has no competency "${key}"; send questions without it` });
+      if (keys.has(key)) return;
+      // Through interviewQuestions, a question kept by its text keeps its competencies: name the text the client sent.
+      if (sentAs === 'interviewQuestions') details.push({ path: `interviewQuestions.${i}`, message: `this question keeps its competency "${key}", which the new rubric does not have; reword it, or send questions` });
+      else details.push({ path: `questions.${i}.competencies.${j}`, message: `the new rubric has no competency "${key}"; send questions without it` });
     }),
   );
   if (details.length) throw new AppError('validation_failed', 'The position\'s questions name competencies the new rubric does not have.', details);
