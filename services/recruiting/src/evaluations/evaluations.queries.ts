@@ -1,4 +1,4 @@
-import { AppError, olderThan, runOnce, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely } from '@hireloop/platform';
+import { AppError, olderThan, runOnce, recordAudit, recordEvent, toPage, type CursorCodec, type Kysely, type Replayable } from '@hireloop/platform';
 import type { Evaluation, EvaluationResult, ListCandidateEvaluationsQuery, ListEvaluationVersionsQuery, ModelEvaluation, RerunBody, ReviewBody, Reviewer } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type EvaluationsTable, type RecruitingDB } from '../db.js';
@@ -198,15 +198,25 @@ export function rerunEvaluation(db: Kysely<RecruitingDB>, organizationId: string
       const version = await startRerun(trx, interview, body, taskQueue);
       const row = await trx.selectFrom('recruiting.evaluations').selectAll().where('interview_id', '=', interviewId).where('version', '=', version).executeTakeFirstOrThrow();
       return toEvaluation(interview, row, await turnRows(trx, interviewId));
-    }, {
-      recordOf: (evaluation) => `${evaluation.interviewId}:${evaluation.version}`,
-      replay: async (record) => {
-        const [id, version] = record.split(':');
-        const interview = await getInterviewRow(trx, organizationId, id!);
-        const row = await trx.selectFrom('recruiting.evaluations').selectAll().where('interview_id', '=', id!).where('version', '=', Number(version)).executeTakeFirst();
-        return toEvaluation(interview, row, await turnRows(trx, id!));
-      },
-    }));
+    }, onVersion(trx, organizationId)));
+}
+
+/**
+ * runOnce's record of a write on one evaluation version (a re-run, a review), and its replay: that
+ * version as it is now. A review recorded before reviews named their version replays the version
+ * GET …/evaluation shows.
+ */
+function onVersion(trx: Db, organizationId: string): Replayable<Evaluation> {
+  return {
+    recordOf: (evaluation) => `${evaluation.interviewId}:${evaluation.version ?? ''}`,
+    replay: async (record) => {
+      const [id, version] = record.split(':') as [string, string | undefined];
+      if (!version) return getEvaluation(trx, organizationId, id);
+      const interview = await getInterviewRow(trx, organizationId, id);
+      const row = await trx.selectFrom('recruiting.evaluations').selectAll().where('interview_id', '=', id).where('version', '=', Number(version)).executeTakeFirst();
+      return toEvaluation(interview, row, await turnRows(trx, id));
+    },
+  };
 }
 
 /**
@@ -221,10 +231,7 @@ export function reviewEvaluation(db: Kysely<RecruitingDB>, organizationId: strin
   // A repeat of the Idempotency-Key scope of POST …/evaluation/review records no second review
   // and emits no second event: it answers the evaluation as it is now (runOnce).
   return db.transaction().execute((trx) =>
-    runOnce(trx, SCHEMA, idempotencyScope, () => recordReview(trx, organizationId, interviewId, review, reviewer), {
-      recordOf: (evaluation) => evaluation.interviewId,
-      replay: (id) => getEvaluation(trx, organizationId, id),
-    }));
+    runOnce(trx, SCHEMA, idempotencyScope, () => recordReview(trx, organizationId, interviewId, review, reviewer), onVersion(trx, organizationId)));
 }
 
 async function recordReview(trx: Db, organizationId: string, interviewId: string, review: ReviewBody, reviewer: Reviewer): Promise<Evaluation> {
