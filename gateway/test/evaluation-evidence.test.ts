@@ -269,6 +269,19 @@ describe('GET /interviews/{id}/evaluation: scores tied to verified quotes', () =
     assert.equal(bad.body.error.details[0].path, 'rubric');
   });
 
+  it('a re-run of a cancelled interview is 409 evaluation_not_ready (PRODUCT.md §12), while GET …/evaluation says evaluation_unavailable', async () => {
+    const position = await newRubricPosition();
+    const { id } = await interviewOf(position.id);
+    const cancelled = await call('DELETE', `/api/v1/interviews/${id}`, { key: org.key });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    const rerun = await call('POST', `/api/v1/interviews/${id}/evaluation/rerun`, { key: org.key, body: {} });
+    assert.equal(rerun.status, 409, rerun.text);
+    assert.equal(rerun.body.error.code, 'evaluation_not_ready');
+    const shown = await call('GET', `/api/v1/interviews/${id}/evaluation`, { key: org.key });
+    assert.equal(shown.status, 409, shown.text);
+    assert.equal(shown.body.error.code, 'evaluation_unavailable');
+  });
+
   it('v1 shapes: an old client\'s parse of GET …/evaluation still validates against the schema published before rubrics', async () => {
     const fixture = JSON.parse(readFileSync(new URL('./fixtures/v1-evaluation-before-rubrics.json', import.meta.url), 'utf8'));
     const ajv = new Ajv2020({ strict: false, allErrors: true });

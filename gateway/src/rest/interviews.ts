@@ -97,7 +97,7 @@ export const rerunEvaluation = apiProcedure
     successStatus: 202,
     openapi: {
       method: 'POST', path: '/interviews/{id}/evaluation/rerun', tags, summary: 'Evaluate again', successDescription: 'The new version, `processing`; poll GET …/evaluations', errorResponses: [404, 409],
-      description: `Makes a new evaluation version of a completed interview, against the rubric version pinned at scheduling (\`rubric: "pinned"\`, the default) or the position's current rubric (\`"current"\`). Earlier versions and their reviews are kept; GET …/evaluation goes on showing the newest completed one. Emits \`evaluation.completed\` (or \`evaluation.failed\`) with the new \`version\`. 409 \`evaluation_not_ready\` before the interview is completed, 409 \`evaluation_unavailable\` for a cancelled, expired or declined interview, 409 \`conflict\` past ${MAX_EVALUATION_VERSIONS} versions or once the transcript is no longer kept.`,
+      description: `Makes a new evaluation version of a completed interview, against the rubric version pinned at scheduling (\`rubric: "pinned"\`, the default) or the position's current rubric (\`"current"\`). Earlier versions and their reviews are kept; GET …/evaluation goes on showing the newest completed one. Emits \`evaluation.completed\` (or \`evaluation.failed\`) with the new \`version\`. 409 \`evaluation_not_ready\` unless the interview is completed (a cancelled, expired or declined one included), 409 \`conflict\` past ${MAX_EVALUATION_VERSIONS} versions or once the transcript is no longer kept.`,
     },
   })
   .input(RerunBody.extend({ id: InterviewId }).strict())

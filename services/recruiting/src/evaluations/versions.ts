@@ -55,14 +55,17 @@ export function assertEvaluable(interview: InterviewRow): void {
 /**
  * POST /interviews/{id}/evaluation/rerun (PRODUCT.md §12 "Versions"): a new version against the
  * pinned rubric (an interview from before rubrics: evaluated as before) or the position's
- * current one. 409 evaluation_not_ready before the interview is completed; 409 conflict past
+ * current one. 409 evaluation_not_ready unless the interview is completed; 409 conflict past
  * MAX_EVALUATION_VERSIONS, or when the transcript is gone (erased or past retention). The caller
  * holds the interview's row lock, so versions are numbered without gaps.
  */
 export async function startRerun(trx: Db, interview: InterviewRow, body: RerunBody, taskQueue: string): Promise<number> {
-  assertEvaluable(interview);
-  if (effectiveStatus(interview) !== 'completed') {
-    throw new AppError('evaluation_not_ready', `Interview ${interview.id} is ${effectiveStatus(interview)}; it can be evaluated again once it is completed.`);
+  // §12 words this one 409 for every interview that is not completed, a cancelled, expired or
+  // declined one included (GET …/evaluation keeps evaluation_unavailable for those).
+  const status = effectiveStatus(interview);
+  if (status !== 'completed') {
+    const when = status === 'cancelled' || status === 'expired' || status === 'declined' ? 'only a completed interview can be evaluated again' : 'it can be evaluated again once it is completed';
+    throw new AppError('evaluation_not_ready', `Interview ${interview.id} is ${status}; ${when}.`);
   }
   if (interview.content_scrubbed_at) throw new AppError('conflict', `The transcript of interview ${interview.id} is no longer kept; there is nothing to evaluate again.`);
   const last = await trx.selectFrom('recruiting.evaluations').select((eb) => eb.fn.max('version').as('version')).where('interview_id', '=', interview.id).executeTakeFirst();
