@@ -183,6 +183,19 @@ describe('the invite page asks one turn at a time', () => {
     });
   });
 
+  it('characters are code points, as the API counts them: 10 000 emoji are an answer, 10 001 are too long', async () => {
+    const { interview, token } = await started();
+    const turn = await currentTurn(token);
+    const over = '\u{1F600}'.repeat(10_001);
+    const tooLong = await answerTurn(token, turn.id, over);
+    assert.equal(tooLong.status, 422);
+    assert.match(tooLong.text, /role="alert"[^>]*>Your answer is 10,001 characters long/);
+    const most = '\u{1F600}'.repeat(10_000);
+    const res = await answerTurn(token, turn.id, most);
+    assert.equal(res.status, 303, `10 000 emoji: ${res.status}`);
+    assert.equal((await transcript(interview.id)).find((t) => t.kind === 'answer')?.text, most);
+  });
+
   it('a form\'s line breaks (CRLF) are stored as LF and count as one character each, as the page\'s script sends them', async () => {
     const { interview, token } = await started();
     const turn = await currentTurn(token);

@@ -71,6 +71,9 @@ describe('the invite page in a real browser', { skip }, () => {
         if (text) seen.push(text);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // The counter counts characters as the server does: code points (an emoji is one).
+    await page.fill('#answer', '\u{1F600}\u{1F600}\u{1F600}');
+    assert.equal(await page.textContent('#answer-count'), '3 of 10,000 characters');
     await page.fill('#answer', 'Yes.');
     // Integrity signals (JavaScript only): a paste of 42 characters, and the page left once.
     await page.evaluate(() => {

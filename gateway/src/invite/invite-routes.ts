@@ -120,9 +120,10 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     // A form sends a textarea's line breaks as CRLF (the page's script as LF): stored and counted as one character each.
     const answer = (field(req, 'answer') ?? '').replace(/\r\n?/g, '\n');
     const kept = { kept: answer };
-    const trimmed = answer.trim();
-    if (trimmed.length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
-    if (trimmed.length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(trimmed.length, MAX_ANSWER_CHARS), ...kept }));
+    // Characters are code points, as the API counts them (an emoji is one, not two UTF-16 units).
+    const length = [...answer.trim()].length;
+    if (length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
+    if (length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(length, MAX_ANSWER_CHARS), ...kept }));
     // What no answer can hold (U+0000): the page says so, with the rest of the text kept.
     if (!Answer.safeParse(answer).success) {
       return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerUnstorable, kept: answer.replaceAll('\u0000', '') }));

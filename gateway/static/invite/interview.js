@@ -54,7 +54,7 @@
   document.addEventListener('paste', (event) => {
     if (!turn || !turn.collect || event.target?.id !== 'answer') return;
     const text = event.clipboardData ? event.clipboardData.getData('text') : '';
-    if (turn.paste.length < 100) turn.paste.push({ at: new Date().toISOString(), characters: text.length });
+    if (turn.paste.length < 100) turn.paste.push({ at: new Date().toISOString(), characters: characters(text) });
   });
 
   document.addEventListener('input', (event) => {
@@ -62,7 +62,7 @@
     const now = Date.now();
     if (turn.collect && turn.lastInput && now - turn.lastInput < TYPING_GAP_MS) turn.typingMs += now - turn.lastInput;
     turn.lastInput = now;
-    showCount(event.target.value.length);
+    showCount(characters(event.target.value));
   });
 
   function signalsJson() {
@@ -73,6 +73,11 @@
       focusLost: { count: turn.focusLostCount, seconds: Math.round(turn.focusLostMs / 1000) },
       typingSeconds: Math.round(turn.typingMs / 1000),
     });
+  }
+
+  /** Characters as the server counts them: code points (an emoji is one, not two UTF-16 units). */
+  function characters(text) {
+    return Array.from(text).length;
   }
 
   function showCount(length) {
@@ -108,7 +113,7 @@
     turn = form ? newTurnState(form) : null;
     if (!turn) return;
     const answer = document.getElementById('answer');
-    if (answer && answer.value) showCount(answer.value.length);
+    if (answer && answer.value) showCount(characters(answer.value));
     turn.previousLeft = turn.remaining;
   }
 
@@ -145,8 +150,9 @@
     const answer = document.getElementById('answer');
     const text = answer ? answer.value : '';
     const data = form.dataset;
-    if (text.trim().length === 0) return say(data.textEmpty, 'problem');
-    if (text.trim().length > MAX_ANSWER) return say(fill(data.textTooLong, text.trim().length.toLocaleString()), 'problem');
+    const length = characters(text.trim());
+    if (length === 0) return say(data.textEmpty, 'problem');
+    if (length > MAX_ANSWER) return say(fill(data.textTooLong, length.toLocaleString(document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB')), 'problem');
     const signals = form.querySelector('input[name="signals"]');
     if (signals) signals.value = signalsJson();
     const button = document.getElementById('send');
