@@ -222,6 +222,34 @@ describe('a failing endpoint (circuit breaker)', () => {
       await receiver.close();
     }
   });
+
+  it('the backlog limit drops a manual retry at the queue\'s head last: the retry a client was answered 202 for stays queued', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      await publish(org.organization.id, BACKLOG_MAX - 1);
+      const full = await eventually(() => deliveriesOf(hook.id), (r) => r.length === BACKLOG_MAX && r.every((d) => d.status === 'retrying'), 30_000);
+      // The next probe an hour away (as a failing endpoint's later probes are): the retried delivery waits at the head.
+      await stack.db.query(`update integrations.webhooks set probe_at = now() + interval '1 hour' where id = $1`, [hook.id]);
+      await eventually(() => stack.db.query(`select count(*)::int as n from integrations.deliveries where webhook_id = $1 and lease_until > now()`, [hook.id]), (r) => r.rows[0].n === 0, 10_000);
+      const oldest = full[0]!;
+      const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: oldest.id });
+      assert.equal(retried.status, 'retrying');
+
+      await publish(org.organization.id, 3);
+      const rows = await eventually(
+        () => deliveriesOf(hook.id),
+        (r) => r.filter((d) => d.status === 'failed').length === 3 && r.filter((d) => d.status === 'retrying').length === BACKLOG_MAX,
+        30_000,
+      );
+      assert.equal(rows.find((d) => d.id === oldest.id)?.status, 'retrying', 'the manual retry stays queued');
+      assert.deepEqual(rows.slice(1, 4).map((d) => d.status), ['failed', 'failed', 'failed'], 'the three oldest behind it went');
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('enabled webhooks per organization (WEBHOOK_ENDPOINTS_PER_ORG_MAX, 50)', () => {

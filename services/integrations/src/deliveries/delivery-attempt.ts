@@ -94,7 +94,8 @@ export async function recordAttempt(
   then: { by: 'dispatcher' } | { by: 'loop'; probe: boolean },
 ): Promise<{ outcome: Outcome; stopLoops: string[] }> {
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto('integrations.delivery_attempts').values(attemptRow(work, result)).execute();
+    const number = (await countAttempts(trx, [work]))[0]!;
+    await trx.insertInto('integrations.delivery_attempts').values(attemptRow(work, result, number)).execute();
     const last = { last_status_code: result.status, last_error: result.error?.slice(0, 1024) ?? null, last_latency_ms: result.latencyMs, last_attempt_at: new Date(), updated_at: new Date() };
     const delivery = trx
       .updateTable('integrations.deliveries')
@@ -103,7 +104,7 @@ export async function recordAttempt(
       .where('status', 'in', ['pending', 'retrying']);
 
     if (ok(result.status)) {
-      await delivery.set({ ...last, status: 'delivered', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null, queue_head: false }).execute();
+      await delivery.set({ ...last, status: 'delivered', lease_until: null, next_attempt_at: null, queue_head: false }).execute();
       await endpointAnswered(trx, settings, [work.webhook_id]);
       return { outcome: { outcome: 'delivered' }, stopLoops: [] };
     }
@@ -135,7 +136,7 @@ export async function recordAttempt(
       if (expired) disabledReason = 'Every delivery failed for 5 days.';
     }
     if (disabledReason) {
-      await delivery.set({ ...last, status: 'failed', attempts: sql`attempts + 1`, lease_until: null, next_attempt_at: null, queue_head: false }).execute();
+      await delivery.set({ ...last, status: 'failed', lease_until: null, next_attempt_at: null, queue_head: false }).execute();
       await trx.updateTable('integrations.webhooks').where('id', '=', work.webhook_id).set({ status: 'disabled', disabled_reason: disabledReason, updated_at: new Date() }).execute();
       return { outcome: { outcome: 'gone' }, stopLoops: await cancelEndpointDeliveries(trx, work.webhook_id) };
     }
@@ -146,7 +147,6 @@ export async function recordAttempt(
       .set({
         ...last,
         status: wait === null ? 'failed' : 'retrying',
-        attempts: sql`attempts + 1`,
         retry_step: sql`retry_step + 1`,
         lease_until: null,
         queue_head: false,
@@ -189,17 +189,49 @@ export async function recordNotAttempted(
   reason: `${(typeof NOT_ATTEMPTED)[number]} ${string}`,
 ): Promise<void> {
   if (deliveries.length === 0) return;
+  const numbers = await entryNumbers(trx, deliveries.map((d) => d.id));
   await trx
     .insertInto('integrations.delivery_attempts')
     .values(deliveries.map((d) => ({
       id: newId('dla'), delivery_id: d.id, organization_id: d.organization_id, webhook_id: d.webhook_id, event_id: d.event_id, event_type: d.event_type,
-      attempt: d.attempts + 1, status_code: null, latency_ms: 0, response_excerpt: null, error: reason.slice(0, 1024),
+      attempt: numbers.get(d.id) ?? d.attempts + 1, status_code: null, latency_ms: 0, response_excerpt: null, error: reason.slice(0, 1024),
     })))
     .execute();
 }
 
-/** The attempt log row of one attempt. */
-function attemptRow(work: DeliveryWork, result: HttpResult) {
+/**
+ * The number of each delivery's next attempt-log entry: one past both its attempts made and its
+ * log's last entry (an entry for an attempt that was not made takes a number, and so does the
+ * attempt a later manual retry makes). The caller holds the deliveries' rows.
+ */
+async function entryNumbers(trx: Transaction<IntegrationsDB>, deliveryIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await sql<{ id: string; next: number }>`
+    select d.id, greatest(d.attempts, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = d.id), 0)) + 1 as next
+    from integrations.deliveries d where d.id = any(${deliveryIds}::text[])`.execute(trx);
+  return new Map(rows.map((r) => [r.id, r.next]));
+}
+
+/**
+ * Counts one attempt made of each delivery (whatever its generation or status by now: a manual
+ * retry while an attempt was in flight makes two, and both count) and gives each its number in the
+ * attempt log, in `works`' order. The delivery's row lock orders concurrent recorders, so no two
+ * attempts share a number. A delivery gone meanwhile (purged) keeps the number it was read with.
+ */
+async function countAttempts(trx: Transaction<IntegrationsDB>, works: DeliveryWork[]): Promise<number[]> {
+  const { rows } = await sql<{ id: string; attempt: number }>`
+    with counted as (
+      update integrations.deliveries d set attempts = d.attempts + 1
+      where d.id = any(${works.map((w) => w.id)}::text[])
+      returning d.id, d.attempts
+    )
+    select c.id, greatest(c.attempts, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = c.id), 0) + 1) as attempt
+    from counted c`.execute(trx);
+  const numbers = new Map(rows.map((r) => [r.id, r.attempt]));
+  return works.map((w) => numbers.get(w.id) ?? w.attempts + 1);
+}
+
+/** The attempt log row of one attempt, numbered `attempt` (countAttempts). */
+function attemptRow(work: DeliveryWork, result: HttpResult, attempt: number) {
   return {
     id: newId('dla'),
     delivery_id: work.id,
@@ -207,7 +239,7 @@ function attemptRow(work: DeliveryWork, result: HttpResult) {
     webhook_id: work.webhook_id,
     event_id: work.event_id,
     event_type: work.event_type,
-    attempt: work.attempts + 1,
+    attempt,
     status_code: result.status,
     latency_ms: result.latencyMs,
     response_excerpt: result.excerpt?.slice(0, 1024) ?? null,
@@ -231,10 +263,11 @@ export async function recordDelivered(db: Kysely<IntegrationsDB>, settings: Deli
   const codes = attempts.map((a) => a.result.status);
   const latencies = attempts.map((a) => a.result.latencyMs);
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a) => attemptRow(a.work, a.result))).execute();
+    const numbers = await countAttempts(trx, attempts.map((a) => a.work));
+    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a, i) => attemptRow(a.work, a.result, numbers[i]!))).execute();
     await sql`
       update integrations.deliveries d
-      set status = 'delivered', attempts = d.attempts + 1, lease_until = null, next_attempt_at = null, queue_head = false,
+      set status = 'delivered', lease_until = null, next_attempt_at = null, queue_head = false,
         last_status_code = v.status_code, last_error = null, last_latency_ms = v.latency_ms, last_attempt_at = now(), updated_at = now()
       from unnest(${ids}::text[], ${generations}::int[], ${codes}::int[], ${latencies}::int[]) as v(id, generation, status_code, latency_ms)
       where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')`.execute(trx);

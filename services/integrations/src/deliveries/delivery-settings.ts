@@ -12,7 +12,7 @@ export interface DeliverySettings {
   taskQueue: string;
   /** The task queue of the deliveries lane, where the endpoints' retry loops run (platform's lanes.ts). */
   loopQueue: string;
-  /** Total deadline of one attempt: connect, send, response headers and the 1 KiB excerpt. */
+  /** Total deadline of one attempt: connect, send and the response's headers; the 1 KiB excerpt is read within what is left of it. */
   timeoutMs: number;
   /** How long an attempt holds its delivery (a lease); past it, the delivery is due again. */
   leaseMs: number;

@@ -215,11 +215,13 @@ export class EndpointLoops {
       const { dropped, excess } = await this.db.transaction().execute(async (trx) => {
         const queued = sql`integrations.deliveries d where d.webhook_id = ${endpoint.id} and d.status = 'retrying' and d.task_queue = ${settings.taskQueue}`;
         const { count } = (await sql<{ count: number }>`select count(*)::int as count from ${queued}`.execute(trx)).rows[0]!;
-        // The oldest not being attempted right now (a probe in flight is skipped for the next).
+        // The oldest not being attempted right now (a probe in flight is skipped for the next). The
+        // queue's head (manual retries and replays of a failing endpoint) goes last: the retry a
+        // client just asked for, and was answered 202, is not what the limit drops first.
         const { rows: over } = await sql<{ id: string; organization_id: string; webhook_id: string; event_id: string; event_type: string; attempts: number }>`
           with oldest as (
             select d.id from ${queued} and (d.lease_until is null or d.lease_until <= now())
-            order by d.created_at, d.id limit ${Math.max(0, count - max)}
+            order by d.queue_head, d.created_at, d.id limit ${Math.max(0, count - max)}
             for update skip locked
           )
           update integrations.deliveries d set status = 'failed', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()

@@ -127,8 +127,8 @@ export class EndpointRounds {
   }
 
   /**
-   * Holding the endpoint's row (so that queueing and the loop's promise see each other): fails
-   * what outlived its schedule while failing, leases the due retries (`lease`), and promises the
+   * Holding the endpoint's row (so that queueing and the loop's promise see each other): leases
+   * the due retries (`lease`), fails what outlived its schedule while failing, and promises the
    * loop's next look (`webhooks.retry_loop_at`): now while a round runs, else the time it answers.
    */
   private plan(organizationId: string, webhookId: string, lease: boolean): Promise<{ leased: Leased[]; probe: boolean; next: EndpointRound }> {
@@ -145,8 +145,11 @@ export class EndpointRounds {
         await trx.updateTable('integrations.webhooks').set({ retry_loop_at: null }).where('id', '=', webhookId).execute();
         return { leased: [], probe: false, next: { outcome: 'ended' } };
       }
-      if (endpoint.failing) await this.expireHeld(trx, webhookId);
+      // The probe first: a due delivery at the last place of its schedule is probed, not dropped
+      // the moment that place comes due (its horizon is 0). Then what is held past its schedule
+      // ends; a leased delivery is not held.
       const leased = lease ? await this.leaseDue(trx, webhookId, endpoint.failing) : [];
+      if (endpoint.failing) await this.expireHeld(trx, webhookId);
       if (leased.length) {
         await trx.updateTable('integrations.webhooks').set({ retry_loop_at: sql`now()` }).where('id', '=', webhookId).execute();
         return { leased, probe: endpoint.failing, next: { outcome: 'again' } };

@@ -14,6 +14,15 @@ export interface HttpResult {
   latencyMs: number;
 }
 
+/**
+ * A receiver's text as Postgres can keep it: U+0000 (which no text column takes) becomes U+FFFD,
+ * as bytes that are not UTF-8 already do. An excerpt that could not be stored left the attempt
+ * unrecorded, and its delivery was sent again at every lease's end.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
+}
+
 /** A client-facing reason for a failed connection: never a library's message or a stack. */
 function describe(err: unknown, timeoutMs: number): string {
   if (err instanceof AppError) return `refused: ${err.message}`;
@@ -99,17 +108,24 @@ export class WebhookHttp {
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      // The status decides (PRODUCT.md §8: the deadline is for connect, send and the response's
+      // headers). The excerpt is what of the body arrives within what is left of the deadline:
+      // a 2xx whose body is slow, or cut off, is still a success, with the part that came.
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= EXCERPT_BYTES) break; // the rest is not read; the connection is dropped
+      try {
+        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= EXCERPT_BYTES) break; // the rest is not read; the connection is dropped
+        }
+      } catch {
+        res.body.destroy();
       }
       const retryAfter = res.headers['retry-after'];
       return done({
         status: res.statusCode,
-        excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+        excerpt: storableText(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')),
         retryAfter: (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null,
         error: null,
       });
