@@ -1,11 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { call, eventually, newOrganizationWithKey, startExtraProcess, startTestServer, testEnv } from '@hireloop/devstack/testing';
+import { call, eventually, newOrganizationWithKey, startTestServer, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { newId } from '@hireloop/platform';
 import { ID_PREFIXES } from '@hireloop/contracts';
 import { stackConnections } from './stack-connections.js';
+import { integrationsOfItsOwn } from './integrations-of-its-own.js';
 
 // A failing endpoint (issue 19, PRODUCT.md §8): after WEBHOOK_BREAKER_FAILURES consecutive failed
 // attempts its circuit breaker opens; its new deliveries skip the first attempt and join its retry
@@ -55,18 +56,14 @@ async function switchableReceiver(delayMs = 50) {
 }
 
 describe('a failing endpoint (circuit breaker)', () => {
-  let integrations: Awaited<ReturnType<typeof startExtraProcess>>;
-  let worker: Awaited<ReturnType<typeof startExtraProcess>>;
+  let own: Awaited<ReturnType<typeof integrationsOfItsOwn>>;
+  let integrations: typeof own.integrations;
   before(async () => {
-    integrations = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
-    worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...env, INTEGRATIONS_URL: integrations.url }).catch(async (err: unknown) => {
-      await integrations.child.stop();
-      throw err;
-    });
+    own = await integrationsOfItsOwn(env);
+    integrations = own.integrations;
   });
   after(async () => {
-    await worker?.child.stop();
-    await integrations?.child.stop();
+    await own?.stop();
   });
 
   const client = () => createIntegrationsClient(integrations.url, testEnv().internalTokenKeys);

@@ -1,9 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { eventually, newOrganizationWithKey, startExtraProcess, startTestServer, testEnv } from '@hireloop/devstack/testing';
+import { eventually, newOrganizationWithKey, startTestServer, testEnv } from '@hireloop/devstack/testing';
 import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { stackConnections } from './stack-connections.js';
+import { integrationsOfItsOwn } from './integrations-of-its-own.js';
 
 // What a receiver answers, and what the delivery log makes of it (PRODUCT.md §8: "A 2xx within
 // 15 s (a total deadline: connect, send and response headers; at most 1 KiB of the body is read)
@@ -26,18 +27,14 @@ const env = {
 type Attempt = { attempt: number; statusCode: number | null; responseExcerpt: string | null; error: string | null };
 
 describe('what a receiver answers, in the delivery log', () => {
-  let integrations: Awaited<ReturnType<typeof startExtraProcess>>;
-  let worker: Awaited<ReturnType<typeof startExtraProcess>>;
+  let own: Awaited<ReturnType<typeof integrationsOfItsOwn>>;
+  let integrations: typeof own.integrations;
   before(async () => {
-    integrations = await startExtraProcess('services/integrations/src/index.ts', 'INTEGRATIONS_PORT', env);
-    worker = await startExtraProcess('workflows/src/worker.ts', 'WORKER_PORT', { ...env, INTEGRATIONS_URL: integrations.url }).catch(async (err: unknown) => {
-      await integrations.child.stop();
-      throw err;
-    });
+    own = await integrationsOfItsOwn(env);
+    integrations = own.integrations;
   });
   after(async () => {
-    await worker?.child.stop();
-    await integrations?.child.stop();
+    await own?.stop();
   });
 
   const hooksOf = (organizationId: string) => createIntegrationsClient(integrations.url, testEnv().internalTokenKeys).forOrganization(organizationId).webhooks;
