@@ -37,6 +37,19 @@ describe('the offline provider scores against the rubric', () => {
     assert.ok(out.competencies.every((c) => c.score !== null), JSON.stringify(out));
   });
 
+  it('a sentence longer than a quote (300 characters) is still evidence: quoted in runs of its words, each verbatim and short enough', () => {
+    const runOn = Array.from({ length: 40 }, (_, i) => `teamwork with colleagues on shared goals number ${i}`).join(' and ');
+    const long = `${runOn} \u{1F600}${'x'.repeat(400)} end.`;
+    const out = offlineRubricEvaluation(input(['I like it.', 'I fixed it.', long, 'Fine.']));
+    const teamwork = out.competencies.find((c) => c.key === 'collaboration')!;
+    assert.notEqual(teamwork.score, null, JSON.stringify(teamwork));
+    assert.ok(teamwork.quotes.length > 0);
+    for (const q of teamwork.quotes) {
+      assert.ok([...q.quote].length <= 300, `${[...q.quote].length} code points`);
+      assert.ok(verifyQuote(long, q.quote), q.quote);
+    }
+  });
+
   it('thin answers give no evidence and no score', () => {
     const out = offlineRubricEvaluation(input(['Yes.', 'Yes.', 'No.', 'Yes.']));
     assert.ok(out.competencies.every((c) => c.score === null && c.quotes.length === 0));

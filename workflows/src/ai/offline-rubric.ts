@@ -6,7 +6,7 @@ import type { RubricEvaluationInput } from './provider.js';
 // as a model's output is. For each competency it
 // - quotes the answer sentences that share the most words with the competency (its name,
 //   description and anchors), from the answers to the questions about it (all answers when no
-//   question names it);
+//   question names it); a sentence too long for a quote is quoted in runs of its words;
 // - scores by the anchor whose words those sentences match best, averaged with how much
 //   evidence there is;
 // - gives no score when no sentence shares a word with the competency.
@@ -29,6 +29,32 @@ function sentences(text: string): string[] {
   return (text.match(/[^.!?\n]+[.!?]*/gu) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/**
+ * What of a sentence can be quoted (at most MAX_QUOTE_CHARS code points, PRODUCT.md §12): the
+ * sentence, or, for a longer one, its runs of whole words that fit, one after another, each as it
+ * stands in the sentence. A word longer than a quote is cut. A long run-on answer is evidence too.
+ */
+function passages(sentence: string): string[] {
+  if ([...sentence].length <= MAX_QUOTE_CHARS) return [sentence];
+  const out: string[] = [];
+  let run: string[] = [];
+  let runLength = 0;
+  for (const word of sentence.split(/(\s+)/u)) {
+    const length = [...word].length;
+    if (runLength + length > MAX_QUOTE_CHARS && run.length) {
+      out.push(run.join('').trim());
+      run = [];
+      runLength = 0;
+    }
+    if (/^\s+$/u.test(word) && run.length === 0) continue;
+    const fitted = length > MAX_QUOTE_CHARS ? [...word].slice(0, MAX_QUOTE_CHARS).join('') : word;
+    run.push(fitted);
+    runLength += Math.min(length, MAX_QUOTE_CHARS);
+  }
+  if (run.length) out.push(run.join('').trim());
+  return out.filter((p) => p.length > 0);
+}
+
 function overlap(words: string[], vocabulary: Set<string>): number {
   return new Set(words.filter((w) => vocabulary.has(w))).size;
 }
@@ -45,8 +71,8 @@ export function offlineRubricEvaluation(input: RubricEvaluationInput): ModelEval
       const about = new Set(input.questions.filter((q) => q.competencies.includes(c.key)).map((q) => q.id));
       const pool = about.size ? answers.filter((a) => about.has(a.questionId)) : answers;
       const candidates = pool
-        .flatMap((turn) => sentences(turn.text).map((sentence, order) => ({ turn, sentence, order, hits: overlap(stems(sentence), vocabulary) })))
-        .filter((s) => s.hits > 0 && s.sentence.length <= MAX_QUOTE_CHARS)
+        .flatMap((turn) => sentences(turn.text).flatMap(passages).map((sentence, order) => ({ turn, sentence, order, hits: overlap(stems(sentence), vocabulary) })))
+        .filter((s) => s.hits > 0)
         .sort((a, b) => b.hits - a.hits || a.turn.id.localeCompare(b.turn.id) || a.order - b.order)
         .slice(0, MAX_QUOTES);
       if (candidates.length === 0) {
