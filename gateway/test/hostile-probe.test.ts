@@ -257,6 +257,15 @@ describe('client input never answers 5xx (issue 18 item 4)', () => {
     }
   });
 
+  it('an Expect other than 100-continue is served as if it were not there, with the headers of every response', async () => {
+    for (const [method, path, body] of [['GET', '/api/v1/me', undefined], ['POST', '/api/v1/positions', Buffer.from('{')]] as const) {
+      const res = await rawRequest(method, path, [['Authorization', `Bearer ${org.key}`], ['Expect', 'foo'], ...(body ? [['Content-Type', 'application/json'] as [string, string]] : [])], body);
+      assert.equal(res.status, method === 'GET' ? 200 : 400, res.text);
+      assert.match(res.headers.get('x-request-id') ?? '', /\S/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    }
+  });
+
   it('an invite token over its maximum length is the 404 page, before any call', async () => {
     const token = 'x'.repeat(16_000);
     for (const [method, path] of [['GET', `/i/${token}`], ['POST', `/i/${token}/start`], ['POST', `/i/${token}/submit`], ['POST', `/i/${token}/decline`], ['GET', `/i/${'y'.repeat(101)}`]] as const) {
