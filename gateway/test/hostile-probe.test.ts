@@ -158,6 +158,24 @@ describe('no field accepted and dropped (issue 18 item 2)', () => {
     assert.equal(cancelled.body.data.cancellationReason, 'moved on');
   });
 
+  it('a GET body is read as its query too: a filter in it applies, an unknown field is 422, a body that is not JSON 400 or 415', async () => {
+    await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('get-body'), name: 'G' } });
+    await call('POST', '/api/v1/candidates', { key: org.key, body: { email: uniqueEmail('get-body'), name: 'H' } });
+    const auth: [string, string][] = [['Authorization', `Bearer ${org.key}`]];
+    const json: [string, string][] = [...auth, ['Content-Type', 'application/json']];
+    const one = await rawRequest('GET', '/api/v1/candidates', json, Buffer.from('{"limit":1}'));
+    assert.equal(one.status, 200, one.text);
+    assert.equal((one.body as { data: unknown[] }).data.length, 1, 'the limit in the body applies');
+    const unknown = await rawRequest('GET', '/api/v1/candidates', json, Buffer.from('{"sort":"name"}'));
+    assert.equal(unknown.status, 422, unknown.text);
+    assert.equal((unknown.body as { error: { details: { path: string }[] } }).error.details[0]!.path, 'sort');
+    assert.equal((await rawRequest('GET', '/api/v1/candidates?limit=1', json, Buffer.from('{"limit":2}'))).status, 422, 'given in both');
+    assert.equal((await rawRequest('GET', '/api/v1/candidates', json, Buffer.from('{'))).status, 400);
+    assert.equal((await rawRequest('GET', '/api/v1/candidates', [...auth, ['Content-Type', 'text/plain']], Buffer.from('limit=1'))).status, 415);
+    const empty = await rawRequest('GET', '/api/v1/candidates', [...json, ['Content-Length', '0']]);
+    assert.equal(empty.status, 200, 'no body is no body');
+  });
+
   it('fuzz, prototype keys: every metadata key is stored as given, or the request is 422 naming __proto__', async () => {
     const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf', '__lookupSetter__'), fc.string({ minLength: 1, maxLength: 12 }));
     const entries = fc.uniqueArray(fc.tuple(key, fc.string({ maxLength: 20 })), { selector: ([k]) => k, maxLength: 6 });

@@ -59,11 +59,20 @@ class BodyRefused extends Error {
 }
 
 /**
+ * Methods whose routes read the query: a body is read only when one is sent, and then as JSON
+ * like any other (the dispatcher checks its fields as the query's: none is accepted and dropped,
+ * issue 18). A GET's body used to be left unread, and what it asked for silently ignored.
+ */
+const READS_QUERY = new Set(['GET', 'HEAD', 'DELETE']);
+/** Methods whose routes take a JSON body (none given reads as `{}`). */
+const READS_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
  * JSON bodies only (PRODUCT.md §3, §4), the one place the rules live for /api/v1 and /auth:
  * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
  * invalid_json), 415 for another media type, charset or Content-Encoding, and a JSON object
  * (422 validation_failed for `null`, an array, a string or a number). A POST, PUT or PATCH
- * without a body reads as `{}`. `readIf` leaves the body unread where it says no (a request whose
+ * without a body reads as `{}`; a GET, HEAD or DELETE without one has none. `readIf` leaves the body unread where it says no (a request whose
  * 404, 405 or 403 comes first).
  */
 export function jsonBody(options: { readIf?: (req: Request) => boolean } = {}) {
@@ -77,10 +86,10 @@ export function jsonBody(options: { readIf?: (req: Request) => boolean } = {}) {
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return next();
+    if (!READS_BODY.has(req.method) && !READS_QUERY.has(req.method)) return next();
     if (options.readIf && !options.readIf(req)) return next();
     if (!hasBody(req)) {
-      if (req.method === 'DELETE') return next();
+      if (READS_QUERY.has(req.method)) return next();
       req.body = {};
       return next();
     }

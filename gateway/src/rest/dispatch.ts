@@ -115,7 +115,7 @@ const pathOf = (url: string) => url.split('?')[0]!;
  * The input of a route that reads its query (GET, DELETE): each parameter once as its string, a
  * repeated one as the list of its values (which no schema takes: 422), an empty one as absent
  * when the route takes it (an unknown one stays, for the schema to refuse: PRODUCT.md §5). A
- * DELETE's JSON body joins it, so its fields are checked as the query's are (an unknown one is
+ * JSON body sent with a GET or DELETE joins it, so its fields are checked as the query's are (an unknown one is
  * 422, not dropped); a name in both is 422. A null-prototype object, so `__proto__` is an
  * unknown parameter like any other.
  */
