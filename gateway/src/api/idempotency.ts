@@ -12,6 +12,7 @@ import { reachesInput, routeOf } from '../rest/dispatch.js';
 const LEASE_SECONDS = 60;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
+/** SHA-256 of the body as parsed and written again: whitespace is not part of it, member order is (docs/api.md). */
 function fingerprint(req: Request): string {
   return createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
 }
