@@ -211,6 +211,10 @@ async function entryNumbers(trx: Transaction<IntegrationsDB>, deliveryIds: strin
   return new Map(rows.map((r) => [r.id, r.next]));
 }
 
+/** The log number of the attempt just counted in `alias.attempts`: past the log's last entry too (recordNotAttempted's). */
+const nextEntry = (alias: string) =>
+  sql<number>`greatest(${sql.ref(`${alias}.attempts`)}, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = ${sql.ref(`${alias}.id`)}), 0) + 1)`;
+
 /**
  * Counts one attempt made of each delivery (whatever its generation or status by now: a manual
  * retry while an attempt was in flight makes two, and both count) and gives each its number in the
@@ -224,7 +228,7 @@ async function countAttempts(trx: Transaction<IntegrationsDB>, works: DeliveryWo
       where d.id = any(${works.map((w) => w.id)}::text[])
       returning d.id, d.attempts
     )
-    select c.id, greatest(c.attempts, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = c.id), 0) + 1) as attempt
+    select c.id, ${nextEntry('c')} as attempt
     from counted c`.execute(trx);
   const numbers = new Map(rows.map((r) => [r.id, r.attempt]));
   return works.map((w) => numbers.get(w.id) ?? w.attempts + 1);
@@ -263,14 +267,19 @@ export async function recordDelivered(db: Kysely<IntegrationsDB>, settings: Deli
   const codes = attempts.map((a) => a.result.status);
   const latencies = attempts.map((a) => a.result.latencyMs);
   await db.transaction().execute(async (trx) => {
-    const numbers = await countAttempts(trx, attempts.map((a) => a.work));
-    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a, i) => attemptRow(a.work, a.result, numbers[i]!))).execute();
-    await sql`
+    // Marked delivered and counted in one statement, as before the attempts were numbered here;
+    // an attempt of an older generation (a manual retry came meanwhile) is counted on its own.
+    const { rows } = await sql<{ id: string; attempt: number }>`
       update integrations.deliveries d
-      set status = 'delivered', lease_until = null, next_attempt_at = null, queue_head = false,
+      set status = 'delivered', attempts = d.attempts + 1, lease_until = null, next_attempt_at = null, queue_head = false,
         last_status_code = v.status_code, last_error = null, last_latency_ms = v.latency_ms, last_attempt_at = now(), updated_at = now()
       from unnest(${ids}::text[], ${generations}::int[], ${codes}::int[], ${latencies}::int[]) as v(id, generation, status_code, latency_ms)
-      where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')`.execute(trx);
+      where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')
+      returning d.id, ${nextEntry('d')} as attempt`.execute(trx);
+    const numbers = new Map(rows.map((r) => [r.id, r.attempt]));
+    const others = attempts.filter((a) => !numbers.has(a.work.id)).map((a) => a.work);
+    if (others.length) (await countAttempts(trx, others)).forEach((n, i) => numbers.set(others[i]!.id, n));
+    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a) => attemptRow(a.work, a.result, numbers.get(a.work.id)!))).execute();
     await endpointAnswered(trx, settings, attempts.map((a) => a.work.webhook_id));
   });
 }
