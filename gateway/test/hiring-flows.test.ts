@@ -458,7 +458,7 @@ describe('PATCH /api/v1/hiring-flows/{id}/candidates/{enrollmentId}', () => {
     assert.deepEqual((await pipeline(org.key, flow.id)).body.data, [back.body.data]);
   });
 
-  it('{status: withdrawn | completed} ends the enrollment; an ended one is 409 enrollment_ended, and asking again for its status answers it unchanged', async () => {
+  it('{status: withdrawn | completed} ends the enrollment; an ended one is 409 enrollment_ended, and asking again for its status or stage answers it unchanged', async () => {
     const org = await newOrg();
     const { flow, enrollments: [w, c] } = await enrolledFlow(org, 2);
     const withdrawn = await move(org.key, flow.id, w!.id, { status: 'withdrawn' });
@@ -468,7 +468,10 @@ describe('PATCH /api/v1/hiring-flows/{id}/candidates/{enrollmentId}', () => {
     const completed = await move(org.key, flow.id, c!.id, { status: 'completed' });
     assert.equal(completed.body.data.status, 'completed');
     assertError(await move(org.key, flow.id, w!.id, { stageId: flow.stages[1]!.id }), 409, 'enrollment_ended');
-    assertError(await move(org.key, flow.id, w!.id, { stageId: flow.stages[0]!.id }), 409, 'enrollment_ended');
+    // The stage it is in, ended or not: unchanged (the OpenAPI description: "asking for the stage or status it already has returns it unchanged").
+    const sameStage = await move(org.key, flow.id, w!.id, { stageId: w!.stageId });
+    assert.equal(sameStage.status, 200, sameStage.text);
+    assert.deepEqual(sameStage.body.data, withdrawn.body.data);
     assertError(await move(org.key, flow.id, w!.id, { status: 'completed' }), 409, 'enrollment_ended');
     assertError(await move(org.key, flow.id, c!.id, { status: 'withdrawn' }), 409, 'enrollment_ended');
     const again = await move(org.key, flow.id, w!.id, { status: 'withdrawn' });
@@ -478,13 +481,15 @@ describe('PATCH /api/v1/hiring-flows/{id}/candidates/{enrollmentId}', () => {
     assert.equal((await movedEvents(org.organization.id, c!.id)).length, 1);
   });
 
-  it('a move to the stage the candidate is in answers 200 unchanged and emits nothing', async () => {
+  it('a move to the stage the candidate is in answers 200 unchanged and emits nothing; the audit trail records it, as every accepted PATCH', async () => {
     const org = await newOrg();
     const { flow, enrollments: [e] } = await enrolledFlow(org, 1);
     const res = await move(org.key, flow.id, e!.id, { stageId: e!.stageId });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.data, e);
     assert.deepEqual(await movedEvents(org.organization.id, e!.id), []);
+    const audit = await db.query(`select action from recruiting.audit_events where resource_id = $1 and action = 'hiring_flow.candidate_moved'`, [e!.id]);
+    assert.equal(audit.rows.length, 1);
   });
 
   it('concurrent ends of one enrollment: one 200, the other 409 enrollment_ended, one event', async () => {

@@ -46,6 +46,13 @@ describe('POST /api/v1/interviews', () => {
     assert.deepEqual(await eventsFor(data.id), ['interview.scheduled']);
   });
 
+  it('the default title is cut to 200 characters as the schemas count them: never half an emoji', async () => {
+    const long = await newPosition(org.key, { title: `a${'\u{1F600}'.repeat(199)}` });
+    const res = await call('POST', '/api/v1/interviews', { key: org.key, body: { positionId: long.id, candidate: { email: uniqueEmail(), name: 'Grace Hopper' } } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.data.title, `a${'\u{1F600}'.repeat(199)}`);
+  });
+
   it('reuses the candidate with that e-mail (no name needed), and GET shows the same inviteUrl', async () => {
     const first = await schedule(org.key, position.id);
     const again = await call('POST', '/api/v1/interviews', { key: org.key, body: { positionId: position.id, title: 'Second round', duration: 45, expiresInDays: 3, candidate: { email: first.candidate.email.toUpperCase() } } });

@@ -60,8 +60,9 @@ class BodyRefused extends Error {
 
 /**
  * Methods whose routes read the query: a body is read only when one is sent, and then as JSON
- * like any other (the dispatcher checks its fields as the query's: none is accepted and dropped,
- * issue 18). A GET's body used to be left unread, and what it asked for silently ignored.
+ * like any other (the dispatcher checks it: a DELETE's fields as the query's, a field in a GET's
+ * is 422; none is accepted and dropped, issue 18). A GET's body used to be left unread, and what
+ * it asked for silently ignored.
  */
 const READS_QUERY = new Set(['GET', 'HEAD', 'DELETE']);
 /** Methods whose routes take a JSON body (none given reads as `{}`). */

@@ -11,8 +11,8 @@ export const createCandidate = apiProcedure
     successStatus: 201,
     location: '/candidates/{id}',
     openapi: {
-      method: 'POST', path: '/candidates', tags, summary: 'Create a candidate', successDescription: 'The candidate was created',
-      description: 'E-mail and name are required. An e-mail already in the organization (case-insensitive) is 409 `candidate_exists`, with the existing `candidateId` in the error.',
+      method: 'POST', path: '/candidates', tags, summary: 'Create a candidate', successDescription: 'The candidate was created', errorResponses: [404],
+      description: 'E-mail and name are required. An e-mail already in the organization (case-insensitive) is 409 `candidate_exists`, with the existing `candidateId` in the error. A retry with the `Idempotency-Key` of a request whose candidate has been erased since is 404 `not_found`, never a replay of the person.',
     },
   })
   .input(CreateCandidateBody)

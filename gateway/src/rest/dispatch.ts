@@ -115,8 +115,8 @@ const pathOf = (url: string) => url.split('?')[0]!;
  * The input of a route that reads its query (GET, DELETE): each parameter once as its string, a
  * repeated one as the list of its values (which no schema takes: 422), an empty one as absent
  * when the route takes it (an unknown one stays, for the schema to refuse: PRODUCT.md §5). A
- * JSON body sent with a GET or DELETE joins it, so its fields are checked as the query's are (an unknown one is
- * 422, not dropped); a name in both is 422. A null-prototype object, so `__proto__` is an
+ * DELETE's JSON body joins it, so its fields are checked as the query's are (an unknown one is
+ * 422, not dropped); a name in both is 422. A GET's body may be `{}`; a field in it is 422. A null-prototype object, so `__proto__` is an
  * unknown parameter like any other.
  */
 function queryRouteInput(route: ApiRoute, query: Record<string, string | string[]>, body: unknown): Record<string, unknown> | AppError {
@@ -126,6 +126,11 @@ function queryRouteInput(route: ApiRoute, query: Record<string, string | string[
     input[name] = Array.isArray(value) && value.length === 1 ? value[0] : value;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return input;
+  // A GET's parameters are its URL's: what pages build on (`Link: rel="next"`), caches key on and
+  // logs show. A field in its body is refused, not read (or dropped).
+  if (route.method === 'GET' && Object.keys(body).length) {
+    return new AppError('validation_failed', 'A GET takes its parameters in the query, not in a body.', Object.keys(body).map((name) => ({ path: name, message: 'send it as a query parameter' })));
+  }
   const twice = Object.keys(body).filter((name) => Object.hasOwn(input, name));
   if (twice.length) return new AppError('validation_failed', 'The request gives a field both in its query and in its body.', twice.map((name) => ({ path: name, message: 'given in the query and in the body' })));
   for (const [name, value] of Object.entries(body)) input[name] = value;

@@ -22,6 +22,16 @@ export function text() {
 }
 
 /**
+ * The first `max` characters of `text`, counted as the schemas count them (code points): a cut
+ * never splits a surrogate pair (`slice` counts UTF-16 units, and half an emoji is stored as
+ * U+FFFD).
+ */
+export function firstCharacters(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+}
+
+/**
  * What `String.prototype.trim()` removes (ECMAScript WhiteSpace and LineTerminator), written as
  * `\\uXXXX` escapes that JavaScript's and Python's regular expressions read alike.
  */

@@ -1,5 +1,5 @@
 import { AppError, recordAudit, sql, type Kysely } from '@hireloop/platform';
-import type { AtsEventBody, Candidate, CreatePositionBody } from '@hireloop/contracts';
+import { firstCharacters, type AtsEventBody, type Candidate, type CreatePositionBody } from '@hireloop/contracts';
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
 import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
@@ -92,7 +92,7 @@ async function matchPosition(trx: Db, organizationId: string, source: string, jo
   const existing = await find();
   if (existing) return { positionId: existing.id, action: 'matched' as const };
   const input: CreatePositionBody & { source: string } = {
-    title: (job.title ?? `Position ${job.externalId}`).slice(0, 200),
+    title: firstCharacters(job.title ?? `Position ${job.externalId}`, 200),
     externalId: job.externalId,
     source,
     employmentType: 'full_time',

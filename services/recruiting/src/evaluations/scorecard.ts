@@ -1,4 +1,4 @@
-import type { Competency, CompetencyScore, Evidence, ModelEvaluation, Recommendation } from '@hireloop/contracts';
+import { firstCharacters, type Competency, type CompetencyScore, type Evidence, type ModelEvaluation, type Recommendation } from '@hireloop/contracts';
 import { overallScoreOf } from './overall-score.js';
 import { quoteFinder } from './quotes.js';
 
@@ -65,7 +65,7 @@ export function buildScorecard(rubric: Competency[], output: ModelEvaluation, ca
 function rationaleOf(said: ModelEvaluation['competencies'][number] | undefined, evidence: Evidence[], score: number | null): string {
   if (!said) return 'The evaluation said nothing about this competency; not scored.';
   if (said.score !== null && score === null) return 'No quote given for this competency was found in the transcript; not scored.';
-  return said.rationale.slice(0, 2000) || (evidence.length ? 'See the quotes.' : 'No evidence in the transcript.');
+  return firstCharacters(said.rationale, 2000) || (evidence.length ? 'See the quotes.' : 'No evidence in the transcript.');
 }
 
 function summaryOf(scores: CompetencyScore[], overallScore: number | null, reason: string | null): string {

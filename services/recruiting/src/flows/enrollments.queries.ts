@@ -124,8 +124,13 @@ export function moveEnrollment(db: Kysely<RecruitingDB>, tokens: InviteTokens, o
     if (move.stageId !== undefined && !stage) {
       throw new AppError('validation_failed', `Flow ${flow.id} has no stage ${move.stageId}.`, [{ path: 'stageId', message: 'not a stage of this flow' }]);
     }
-    const unchanged = stage ? row.status === 'active' && row.stage_id === stage.id : row.status === move.status;
-    if (unchanged) return toEnrollment(row);
+    // The stage or status it already has: answered unchanged, ended or not (no event; the audit
+    // trail records every accepted PATCH, docs/api.md).
+    const unchanged = stage ? row.stage_id === stage.id : row.status === move.status;
+    if (unchanged) {
+      await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_moved', { type: 'enrollment', id: row.id });
+      return toEnrollment(row);
+    }
     if (row.status !== 'active') throw new AppError('enrollment_ended', `Enrollment ${row.id} is ${row.status}; it can no longer move.`);
     const now = new Date();
     const change = stage

@@ -1,5 +1,5 @@
 import { AppError, changedSince, compiledOnce, isoMicros, createOnce, newId, olderThan, recordAudit, recordEvent, toPage, toSyncPage, updatedAtMicros, type CursorCodec, type Kysely } from '@hireloop/platform';
-import { ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
+import { firstCharacters, ID_PREFIXES, INVITE_PAGE_ACTOR, type CreateInterviewBody, type Interview, type InterviewStatus, type ListInterviewsQuery } from '@hireloop/contracts';
 import type { Selectable } from 'kysely';
 import { SCHEMA, type Db, type InterviewsTable, type RecruitingDB } from '../db.js';
 import { findOrCreateCandidate } from '../candidates/candidates.queries.js';
@@ -91,7 +91,7 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
       id,
       organization_id: organizationId,
       // CLARIFICATIONS "Default interview title": cut to the 200 characters of a title.
-      title: input.title ?? `${position.title} interview`.slice(0, 200),
+      title: input.title ?? firstCharacters(`${position.title} interview`, 200),
       status: 'scheduled',
       candidate_id: candidate.id,
       position_id: position.id,
