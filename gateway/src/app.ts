@@ -91,7 +91,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     wellFormedUrl(),
     noQueryOnBodyRoutes(),
     jsonBody({ readIf: reachesInput }),
-    idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, dispatch)),
+    idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, deps.services, dispatch)),
   );
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));
   // The token is in the URL: no-store, and the global Referrer-Policy no-referrer.

@@ -31,6 +31,8 @@ export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRi
     identityAsSystem: (requestId: string, ipPrefix?: string | null) => identity({ auth: system, requestId, ipPrefix }),
     /** The gateway itself on the candidate's invite page (the token is the credential); `ipPrefix` as above. */
     recruitingAsSystem: (requestId: string, ipPrefix?: string | null) => recruiting({ auth: system, requestId, ipPrefix }),
+    /** The gateway itself within one organization (an erasure's stored replies: the person's ids). */
+    recruitingAsSystemFor: (organizationId: string, requestId: string) => recruiting({ auth: { ...system, org: organizationId }, requestId }),
   };
 }
 export type ServiceClients = ReturnType<typeof createServiceClients>;

@@ -551,6 +551,27 @@ describe('erasure reaches stored replies at once (issue 18 item 9)', () => {
     }
   });
 
+  it('a review\'s stored reply, which names only the interview, is 404 from the 202 on too: never the answers\' text again', async () => {
+    const org = await newOrg();
+    const position = await newPosition(org.key);
+    const interview = await schedule(org.key, position.id);
+    const token = tokenOf(interview.inviteUrl);
+    assert.equal((await startInvite(token)).status, 303);
+    const words = `A distinctive answer ${unique()}.`;
+    assert.equal((await submitInvite(token, [words, words])).status, 303);
+    const evaluation = `/api/v1/interviews/${interview.id}/evaluation`;
+    for (let i = 0; i < 100 && (await call('GET', evaluation, { key: org.key })).body.data.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 200));
+    const review = () => call('POST', `${evaluation}/review`, { key: org.key, body: { decision: 'advance', note: 'Strong.' }, headers: { 'idempotency-key': `review-${interview.id}` } });
+    assert.equal((await review()).status, 200);
+    const replayed = await review();
+    assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+    assert.match(replayed.text, new RegExp(words.replace(/[.]/g, '\\.')), 'the stored reply holds the answer');
+    assert.equal((await call('DELETE', `/api/v1/candidates/${interview.candidate.id}`, { key: org.key })).status, 202);
+    const retry = await review();
+    assertError(retry, 404, 'not_found');
+    assert.doesNotMatch(retry.text, new RegExp(words.replace(/[.]/g, '\\.')));
+  });
+
   it('a refused erasure voids nothing', async () => {
     const org = await newOrg();
     const readWrite = (await newKey(org.organization.id, ['read', 'write'], 1_000_000)).key;

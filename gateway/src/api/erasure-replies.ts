@@ -1,20 +1,36 @@
 import { sql, type Transaction } from '@hireloop/platform';
 import type { GatewayDB, GatewayDb } from '../db.js';
 import { routeOf } from '../rest/dispatch.js';
+import { locals } from '../request-context.js';
+import type { ServiceClients } from '../services.js';
 import type { RestResponder, RestResponse } from './rest-response.js';
 
 /**
- * Voids the stored idempotent responses that name a candidate (the candidate's own 201, an
- * interview's, an enrollment's: each names the candidate's id, `subject_ids`): a retry of such a
- * POST is then 404 `not_found`, never the replay of the person's name, e-mail and invite URL.
+ * Voids the stored idempotent responses that name one of a person's ids (`subject_ids`): the
+ * candidate's own 201, an interview's or an enrollment's (each names the candidate's id), a
+ * review's or a re-run's (they name the interview's only, and hold the answers' text). A retry
+ * of such a POST is then 404 `not_found`, never the replay of the person's words or details.
  */
-export function voidStoredReplies(trx: Transaction<GatewayDB>, candidateId: string) {
+export function voidStoredReplies(trx: Transaction<GatewayDB>, ids: string[]) {
   return trx
     .updateTable('gateway.idempotency_keys')
     .set({ state: 'voided', response_status: null, response_headers: null, response_body: null, locked_until: null })
-    .where(sql<boolean>`subject_ids @> array[${candidateId}]::text[]`)
+    .where(sql<boolean>`subject_ids && ${ids}::text[]`)
     .where('state', '=', 'completed')
     .execute();
+}
+
+/** The erased candidate's interview and enrollment ids, as recruiting keeps them for the erasure's steps. */
+async function relatedIds(services: ServiceClients, organizationId: string, requestId: string, candidateId: string): Promise<string[]> {
+  const candidates = services.recruitingAsSystemFor(organizationId, requestId).candidates;
+  const ids: string[] = [];
+  let after: string | null = null;
+  do {
+    const page: { ids: string[]; next: string | null } = await candidates.erasedIds.query({ id: candidateId, after });
+    ids.push(...page.ids);
+    after = page.next;
+  } while (after);
+  return ids;
 }
 
 const ERASE_ROUTE = '/candidates/{id}';
@@ -33,16 +49,23 @@ class NotErased extends Error {
  * back. The asynchronous erasure task deletes the records later, as before. Every other request
  * passes to `respond` unchanged.
  */
-export function voidingRepliesOnErasure(db: GatewayDb, respond: RestResponder): RestResponder {
+export function voidingRepliesOnErasure(db: GatewayDb, services: ServiceClients, respond: RestResponder): RestResponder {
   return async (req) => {
     const match = routeOf(req);
     const candidateId = match.kind === 'route' && match.route.method === 'DELETE' && match.route.template === ERASE_ROUTE ? match.params['id'] : undefined;
-    if (!candidateId) return respond(req);
+    const caller = locals(req).caller;
+    if (!candidateId || !caller) return respond(req);
     try {
       return await db.transaction().execute(async (trx) => {
-        await voidStoredReplies(trx, candidateId);
+        await voidStoredReplies(trx, [candidateId]);
         const response = await respond(req);
         if (response.status !== 202) throw new NotErased(response);
+        // Accepted: recruiting keeps the person's other ids for the erasure's steps. Replies that
+        // name only one of them (a review, a re-run) go now too, not when the task's gateway step runs.
+        // If recruiting cannot say now, the erasure task's gateway step deletes them shortly; the
+        // 202 stands (the erasure was accepted).
+        const related = await relatedIds(services, caller.organization.id, locals(req).requestId, candidateId).catch(() => []);
+        if (related.length) await voidStoredReplies(trx, related);
         return response;
       });
     } catch (err) {
