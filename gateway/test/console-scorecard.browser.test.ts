@@ -88,4 +88,33 @@ describe('console: rubric, scorecard with evidence, and versions', { skip }, () 
     assertNoPageErrors(view.errors, 'the scorecard');
     await view.close();
   });
+
+  it('the rubric editor carries a renamed competency into its questions, and drops a removed one from them', async () => {
+    const created = await call('POST', '/api/v1/positions', {
+      key: s.key,
+      body: { title: 'Rename Engineer', rubric, questions: [{ text: 'How do you explain a plan?', competencies: ['explaining', 'debugging'] }, { text: 'How do you debug?', competencies: ['debugging'] }] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const position = created.body.data;
+    const view = await openPage(s.browser, WIDTHS.desktop);
+    const { page } = view;
+    await logIn(page, s.user, `positions/${position.id}/edit`);
+    await page.getByRole('heading', { level: 1, name: 'Edit Rename Engineer' }).waitFor();
+    await page.getByLabel('Competency 2 key').fill('diagnosis');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Rename Engineer/ }).waitFor();
+    const renamed = (await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data;
+    assert.deepEqual(renamed.questions.map((q: { competencies: string[] }) => q.competencies), [['explaining', 'diagnosis'], ['diagnosis']]);
+
+    await openView(page, `positions/${position.id}/edit`);
+    await page.getByRole('heading', { level: 1, name: 'Edit Rename Engineer' }).waitFor();
+    await page.getByRole('button', { name: 'Remove competency 1' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Rename Engineer/ }).waitFor();
+    const removed = (await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data;
+    assert.deepEqual(removed.rubric.competencies.map((c: { key: string }) => c.key), ['diagnosis']);
+    assert.deepEqual(removed.questions.map((q: { competencies: string[] }) => q.competencies), [['diagnosis'], ['diagnosis']]);
+    assertNoPageErrors(view.errors, 'the rubric editor');
+    await view.close();
+  });
 });

@@ -46,6 +46,17 @@ const valuesOf = (p?: Position): Values => ({
 });
 
 const OPTIONAL = ['department', 'location', 'externalId', 'description'] as const;
+/**
+ * The questions after an edit of the rubric: a competency's key changed in place is renamed in
+ * the questions about it, and one removed is dropped from them. Otherwise a question kept a key
+ * the rubric no longer had, unticked on the page and refused by the server, with no way out.
+ */
+function questionsFollowing(before: CompetencyDraft[], after: CompetencyDraft[], questions: QuestionDraft[]): QuestionDraft[] {
+  const renamed = new Map(before.length === after.length ? before.flatMap((c, i) => (c.key !== after[i]!.key ? [[c.key, after[i]!.key] as const] : [])) : []);
+  const keys = new Set(after.map((c) => c.key));
+  return questions.map((q) => ({ ...q, competencies: [...new Set(q.competencies.map((k) => renamed.get(k) ?? k))].filter((k) => keys.has(k)) }));
+}
+
 /** Blank rows are dropped: an empty list means the default questions. */
 const questionsOf = (v: Values) =>
   v.questions.filter((q) => q.text.trim()).map((q) => ({ ...(q.id ? { id: q.id } : {}), text: q.text.trim(), competencies: q.competencies, maxFollowUps: q.maxFollowUps }));
@@ -144,7 +155,7 @@ function PositionForm({ current }: { current?: Position }) {
         <RubricEditor
           version={current?.rubric.version}
           competencies={values.competencies}
-          onChange={(competencies) => setValues((v) => ({ ...v, competencies }))}
+          onChange={(competencies) => setValues((v) => ({ ...v, competencies, questions: questionsFollowing(v.competencies, competencies, v.questions) }))}
           errors={errorsUnder(form.errors, 'rubric.competencies')}
         />
         <QuestionsEditor
