@@ -24,6 +24,11 @@ describe('console: try the interview, and the transcript of a conversation', { s
       await page.getByRole('heading', { level: 1, name: 'Try the interview: Preview Engineer' }).waitFor();
       await page.getByRole('button', { name: 'Start the preview' }).click();
       await page.locator('#try-current').getByText('Why this team?').waitFor();
+      // Too long (as the API counts: code points) is said, not silently ignored; 10 000 emoji are not too long.
+      await page.getByLabel('Your answer').fill('x'.repeat(10_001));
+      await page.getByRole('button', { name: 'Send answer' }).click();
+      await page.getByText('Your answer is 10,001 characters long').waitFor();
+      assert.equal(await page.getByLabel('Your answer').getAttribute('aria-invalid'), 'true');
       await page.getByLabel('Your answer').fill('Yes.');
       await page.getByRole('button', { name: 'Send answer' }).click();
       await page.getByText('Question 1 of 2 · follow-up').waitFor();

@@ -99,14 +99,15 @@
     const left = turn.remaining - (Date.now() - turn.loadedAt) / 1000;
     const sentence = sentenceFor(left);
     const shown = document.getElementById('time-left');
-    if (shown && left > 0) shown.textContent = sentence;
+    // Also past the end: the time-up sentence replaces the last minute's (it stayed, stale).
+    if (shown) shown.textContent = sentence;
     if (ANNOUNCE_AT.some((m) => turn.previousLeft > m * 60 && left <= m * 60)) {
       const announcer = document.getElementById('time-announcer');
       if (announcer) announcer.textContent = sentence;
     }
     turn.previousLeft = left;
   }
-  setInterval(tick, 15000);
+  setInterval(tick, 5000);
 
   function setUp() {
     const form = document.getElementById('turn-form');

@@ -25,6 +25,7 @@ export default function TryInterview() {
   const [current, setCurrent] = useState<Current | null>(null);
   const [ended, setEnded] = useState(false);
   const [answer, setAnswer] = useState('');
+  const [tooLong, setTooLong] = useState<string | undefined>(undefined);
   const [model, setModel] = useState('');
   const currentRef = useRef<HTMLHeadingElement>(null);
   const step = useMutation(recruiting.interviews.preview.mutationOptions());
@@ -56,7 +57,13 @@ export default function TryInterview() {
   const send = (event: FormEvent) => {
     event.preventDefault();
     const text = answer.trim();
-    if (!current || text.length === 0 || text.length > MAX_ANSWER_CHARS) return;
+    // Characters as the API counts them: code points (the invite page's rule and message).
+    const length = Array.from(text).length;
+    if (length > MAX_ANSWER_CHARS) {
+      setTooLong(`Your answer is ${length.toLocaleString('en-GB')} characters long; an answer can have at most ${MAX_ANSWER_CHARS.toLocaleString('en-GB')}. Please shorten it.`);
+      return;
+    }
+    if (!current || length === 0) return;
     advance([...turns, { kind: 'answer', questionId: current.questionId, text }]);
   };
   const shown = current ? turns.slice(0, -1) : turns;
@@ -93,7 +100,7 @@ export default function TryInterview() {
                     {shown.map((t, i) => (
                       <li key={i} className={`turn turn-${t.kind === 'answer' ? 'candidate' : 'interviewer'}`}>
                         <p className="hint">{t.kind === 'answer' ? 'Your answer' : t.kind === 'follow_up' ? 'Follow-up' : 'Question'}{t.skipped ? <> · <SkippedNote reason={t.skipped} /></> : null}</p>
-                        <p className="answer">{t.text}</p>
+                        <p className="answer" lang={t.kind === 'follow_up' ? language : undefined}>{t.text}</p>
                       </li>
                     ))}
                   </ol>
@@ -101,9 +108,9 @@ export default function TryInterview() {
                 {current && (
                   <form onSubmit={send} noValidate>
                     <p className="hint">Question {current.questionNumber} of {current.questionCount}{current.kind === 'follow_up' ? ' · follow-up' : ''}</p>
-                    <h3 ref={currentRef} tabIndex={-1} id="try-current">{current.text}</h3>
-                    <Field label="Your answer" hint={`Up to ${MAX_ANSWER_CHARS.toLocaleString('en-GB')} characters.`}>
-                      {(f) => <textarea {...f} name="answer" rows={5} value={answer} onChange={(e) => setAnswer(e.target.value)} />}
+                    <h3 ref={currentRef} tabIndex={-1} id="try-current" lang={current.kind === 'follow_up' ? language : undefined}>{current.text}</h3>
+                    <Field label="Your answer" hint={`Up to ${MAX_ANSWER_CHARS.toLocaleString('en-GB')} characters.`} error={tooLong}>
+                      {(f) => <textarea {...f} name="answer" rows={5} value={answer} onChange={(e) => { setAnswer(e.target.value); setTooLong(undefined); }} />}
                     </Field>
                     <p className="hint" role="status">{step.isPending ? 'The interviewer is reading your answer…' : ''}</p>
                     <button type="submit" disabled={step.isPending || answer.trim().length === 0}>Send answer</button>
