@@ -78,6 +78,7 @@ describe('console: rubric, scorecard with evidence, and versions', { skip }, () 
 
     await page.getByRole('button', { name: 'Re-run with the current rubric' }).click();
     await card.getByRole('button', { name: 'Version 2' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Re-run with the current rubric', 'keyboard focus stays on the button, not the page');
     await card.getByRole('heading', { name: /^Your decision on version 2/ }).waitFor({ timeout: 60_000 });
     assert.match(await page.locator('#provenance').textContent() ?? '', /Version 2 · rubric version 2/);
     const versions = (await call('GET', `/api/v1/interviews/${interview.id}/evaluations`, { key: s.key })).body.data;

@@ -16,6 +16,29 @@ export function fieldErrorsOf(issues: Array<{ path: PropertyKey[] | string; mess
 }
 
 /**
+ * Messages a recruiter reads, for the checks the contracts leave to zod's own words ("Too small:
+ * expected string to have >=1 characters"); a message a schema gives itself still wins.
+ */
+function friendly(issue: z.core.$ZodRawIssue): string | undefined {
+  const n = (v: unknown) => Number(v).toLocaleString('en-GB');
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'Required.' : `At least ${n(issue.minimum)} characters.`;
+      if (issue.origin === 'array') return `At least ${n(issue.minimum)}.`;
+      return `At least ${n(issue.minimum)}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `At most ${n(issue.maximum)} characters.`;
+      return `At most ${n(issue.maximum)}.`;
+    case 'invalid_type':
+      if (issue.expected === 'number' || issue.expected === 'int') return 'Enter a whole number.';
+      if (issue.expected === 'string') return 'Required.';
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Validates form values with a contract schema before they are sent, and maps a service's
  * refusal (its `appDetails`) back onto the same fields.
  *   const form = useZodForm(CreateApiKeyInput);
@@ -26,7 +49,7 @@ export function useZodForm<S extends z.ZodType>(schema: S) {
   return {
     errors,
     validate(values: unknown): z.infer<S> | null {
-      const parsed = schema.safeParse(values);
+      const parsed = schema.safeParse(values, { error: friendly });
       if (parsed.success) {
         setErrors({});
         return parsed.data;

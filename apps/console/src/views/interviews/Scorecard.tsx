@@ -85,8 +85,9 @@ function Versions({ versions, current, onSelect, interviewId }: { versions: Eval
         ))}
       </ol>
       <div className="actions">
-        <button type="button" className="secondary small" disabled={rerun.isPending || full} onClick={() => rerun.mutate({ interviewId, body: { rubric: 'pinned' } })}>Re-run with the pinned rubric</button>
-        <button type="button" className="secondary small" disabled={rerun.isPending || full} onClick={() => rerun.mutate({ interviewId, body: { rubric: 'current' } })}>Re-run with the current rubric</button>
+        {/* aria-disabled while pending, not disabled: a focused button that becomes disabled drops keyboard focus to the page. */}
+        <button type="button" className="secondary small" disabled={full} aria-disabled={rerun.isPending} onClick={() => !rerun.isPending && rerun.mutate({ interviewId, body: { rubric: 'pinned' } })}>Re-run with the pinned rubric</button>
+        <button type="button" className="secondary small" disabled={full} aria-disabled={rerun.isPending} onClick={() => !rerun.isPending && rerun.mutate({ interviewId, body: { rubric: 'current' } })}>Re-run with the current rubric</button>
       </div>
       {full && <p className="hint">This interview has {MAX_EVALUATION_VERSIONS} versions, the most there can be.</p>}
       {rerun.isError && <p className="error" role="alert">{errorMessage(rerun.error)}</p>}
@@ -183,6 +184,7 @@ function Review({ evaluation: e }: { evaluation: Evaluation }) {
   }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (review.isPending) return;
     const input = form.validate({ decision, ...(note.trim() ? { note } : {}), ...(e.version ? { version: e.version } : {}) });
     if (input) review.mutate({ interviewId: e.interviewId, review: input, reviewer: { type: 'user', id: user.id, name: user.name } });
   };
@@ -211,7 +213,8 @@ function Review({ evaluation: e }: { evaluation: Evaluation }) {
           {(p) => <textarea {...p} name="note" maxLength={5000} rows={3} value={note} onChange={(ev) => setNote(ev.target.value)} />}
         </Field>
         <p className="error" role="alert">{review.isError && !Object.keys(form.errors).length ? errorMessage(review.error) : ''}</p>
-        <button type="submit" disabled={review.isPending}>Record decision</button>
+        {/* aria-disabled while pending (not disabled): keyboard focus stays on the button. */}
+        <button type="submit" aria-disabled={review.isPending}>Record decision</button>
       </form>
     </section>
   );

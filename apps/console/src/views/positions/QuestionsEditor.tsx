@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { MAX_FOLLOW_UPS, MAX_QUESTIONS } from '@hireloop/contracts';
 import { Field } from '../../components/Field.js';
 
@@ -21,6 +22,12 @@ export function QuestionsEditor({ questions, competencies, onChange, errors }: {
   errors: Record<string, string>;
 }) {
   const set = (i: number, patch: Partial<QuestionDraft>) => onChange(questions.map((q, j) => (j === i ? { ...q, ...patch } : q)));
+  const addId = useId();
+  // The last row's Remove goes with its row: keyboard focus goes to "Add a question", not to the page.
+  const remove = (i: number) => {
+    onChange(questions.filter((_, j) => j !== i));
+    if (i === questions.length - 1) requestAnimationFrame(() => document.getElementById(addId)?.focus());
+  };
   const move = (from: number, to: number) => {
     const next = [...questions];
     const [item] = next.splice(from, 1);
@@ -31,7 +38,7 @@ export function QuestionsEditor({ questions, competencies, onChange, errors }: {
     <fieldset className="questions" aria-describedby="questions-hint questions-error">
       <legend>Interview questions</legend>
       <p className="hint" id="questions-hint">
-        What the AI interview asks, in this order ({questions.length} of {MAX_QUESTIONS}). With none, a default set of four general questions is asked.
+        What the AI interview asks, in this order ({questions.length} of {MAX_QUESTIONS}). A question left blank is left out; with none, a default set of four general questions is asked.
       </p>
       <ol className="question-list">
         {questions.map((question, i) => (
@@ -63,12 +70,12 @@ export function QuestionsEditor({ questions, competencies, onChange, errors }: {
             <div className="actions">
               <button type="button" className="secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move question ${i + 1} up`}>Up</button>
               <button type="button" className="secondary small" disabled={i === questions.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move question ${i + 1} down`}>Down</button>
-              <button type="button" className="danger small" onClick={() => onChange(questions.filter((_, j) => j !== i))} aria-label={`Remove question ${i + 1}`}>Remove</button>
+              <button type="button" className="danger small" onClick={() => remove(i)} aria-label={`Remove question ${i + 1}`}>Remove</button>
             </div>
           </li>
         ))}
       </ol>
-      <button type="button" className="secondary small" disabled={questions.length >= MAX_QUESTIONS} onClick={() => onChange([...questions, { text: '', competencies: [], maxFollowUps: 1 }])}>Add a question</button>
+      <button type="button" id={addId} className="secondary small" disabled={questions.length >= MAX_QUESTIONS} onClick={() => onChange([...questions, { text: '', competencies: [], maxFollowUps: 1 }])}>Add a question</button>
       <p className="error" id="questions-error">{errors[''] ?? ''}</p>
     </fieldset>
   );
