@@ -90,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     routeApiRequests(deps.routes ?? routeTableOf(restRouter)),
     wellFormedUrl(),
     noQueryOnBodyRoutes(),
-    jsonBody({ readIf: reachesInput }),
+    jsonBody({ readIf: reachesInput, getBodies: true }),
     idempotency(deps.db, deps.storedResponses, deps.logger, voidingRepliesOnErasure(deps.db, deps.services, dispatch)),
   );
   app.use('/developers', pagePolicy('reference'), referenceRoutes(CHANGELOG));

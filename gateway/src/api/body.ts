@@ -73,10 +73,11 @@ const READS_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * ≤ 1 MiB also after gunzip (413), well-formed UTF-8 and JSON nested ≤ 64 levels (400
  * invalid_json), 415 for another media type, charset or Content-Encoding, and a JSON object
  * (422 validation_failed for `null`, an array, a string or a number). A POST, PUT or PATCH
- * without a body reads as `{}`; a GET, HEAD or DELETE without one has none. `readIf` leaves the body unread where it says no (a request whose
+ * without a body reads as `{}`; a GET, HEAD or DELETE without one has none (a GET's or HEAD's is
+ * read at all with `getBodies`). `readIf` leaves the body unread where it says no (a request whose
  * 404, 405 or 403 comes first).
  */
-export function jsonBody(options: { readIf?: (req: Request) => boolean } = {}) {
+export function jsonBody(options: { readIf?: (req: Request) => boolean; getBodies?: boolean } = {}) {
   const parse = express.json({
     limit: MAX_BODY_BYTES,
     strict: false,
@@ -87,7 +88,8 @@ export function jsonBody(options: { readIf?: (req: Request) => boolean } = {}) {
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!READS_BODY.has(req.method) && !READS_QUERY.has(req.method)) return next();
+    // GET and HEAD bodies are read only where a dispatcher checks them (/api/v1), not on /auth.
+    if (!READS_BODY.has(req.method) && !(READS_QUERY.has(req.method) && (req.method === 'DELETE' || options.getBodies))) return next();
     if (options.readIf && !options.readIf(req)) return next();
     if (!hasBody(req)) {
       if (READS_QUERY.has(req.method)) return next();

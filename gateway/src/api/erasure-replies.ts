@@ -20,17 +20,30 @@ export function voidStoredReplies(trx: Transaction<GatewayDB>, ids: string[]) {
     .execute();
 }
 
-/** The erased candidate's interview and enrollment ids, as recruiting keeps them for the erasure's steps. */
-async function relatedIds(services: ServiceClients, organizationId: string, requestId: string, candidateId: string): Promise<string[]> {
+/** How long the DELETE waits for recruiting to name the person's other ids before it answers anyway. */
+const RELATED_IDS_MS = 2000;
+
+/**
+ * Voids the replies that name the erased candidate's interview and enrollment ids (as recruiting
+ * keeps them for the erasure's steps), a page of ids at a time, each in its own transaction: the
+ * 202 is decided, so a failure or a slow recruiting (past RELATED_IDS_MS) leaves the rest to the
+ * erasure task's gateway step, moments later, and never turns the 202 into an error.
+ */
+async function voidRelatedReplies(db: GatewayDb, services: ServiceClients, organizationId: string, requestId: string, candidateId: string): Promise<void> {
   const candidates = services.recruitingAsSystemFor(organizationId, requestId).candidates;
-  const ids: string[] = [];
+  const until = Date.now() + RELATED_IDS_MS;
   let after: string | null = null;
   do {
-    const page: { ids: string[]; next: string | null } = await candidates.erasedIds.query({ id: candidateId, after });
-    ids.push(...page.ids);
+    const left = until - Date.now();
+    if (left <= 0) return;
+    const page: { ids: string[]; next: string | null } | null = await Promise.race([
+      candidates.erasedIds.query({ id: candidateId, after }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), left).unref()),
+    ]);
+    if (!page) return;
+    if (page.ids.length) await db.transaction().execute((trx) => voidStoredReplies(trx, page.ids));
     after = page.next;
   } while (after);
-  return ids;
 }
 
 const ERASE_ROUTE = '/candidates/{id}';
@@ -56,18 +69,16 @@ export function voidingRepliesOnErasure(db: GatewayDb, services: ServiceClients,
     const caller = locals(req).caller;
     if (!candidateId || !caller) return respond(req);
     try {
-      return await db.transaction().execute(async (trx) => {
+      const response = await db.transaction().execute(async (trx) => {
         await voidStoredReplies(trx, [candidateId]);
         const response = await respond(req);
         if (response.status !== 202) throw new NotErased(response);
-        // Accepted: recruiting keeps the person's other ids for the erasure's steps. Replies that
-        // name only one of them (a review, a re-run) go now too, not when the task's gateway step runs.
-        // If recruiting cannot say now, the erasure task's gateway step deletes them shortly; the
-        // 202 stands (the erasure was accepted).
-        const related = await relatedIds(services, caller.organization.id, locals(req).requestId, candidateId).catch(() => []);
-        if (related.length) await voidStoredReplies(trx, related);
         return response;
       });
+      // Accepted: replies that name only one of the person's other ids (a review's, a re-run's)
+      // go before the 202 is sent too, not only when the task's gateway step runs.
+      await voidRelatedReplies(db, services, caller.organization.id, locals(req).requestId, candidateId).catch(() => undefined);
+      return response;
     } catch (err) {
       if (err instanceof NotErased) return err.response;
       throw err;

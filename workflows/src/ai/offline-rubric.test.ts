@@ -45,7 +45,7 @@ describe('the offline provider scores against the rubric', () => {
     assert.notEqual(teamwork.score, null, JSON.stringify(teamwork));
     assert.ok(teamwork.quotes.length > 0);
     for (const q of teamwork.quotes) {
-      assert.ok([...q.quote].length <= 300, `${[...q.quote].length} code points`);
+      assert.ok(q.quote.length <= 300, `${q.quote.length} UTF-16 units, as the scorecard counts a quote`);
       assert.ok(verifyQuote(long, q.quote), q.quote);
     }
   });

@@ -30,29 +30,35 @@ function sentences(text: string): string[] {
 }
 
 /**
- * What of a sentence can be quoted (at most MAX_QUOTE_CHARS code points, PRODUCT.md §12): the
- * sentence, or, for a longer one, its runs of whole words that fit, one after another, each as it
- * stands in the sentence. A word longer than a quote is cut. A long run-on answer is evidence too.
+ * What of a sentence can be quoted (at most MAX_QUOTE_CHARS, counted as the scorecard's check
+ * counts a quote: UTF-16 units): the sentence, or, for a longer one, its runs of whole words that
+ * fit, one after another, each as it stands in the sentence. A word longer than a quote is cut
+ * between code points. A long run-on answer is evidence too.
  */
 function passages(sentence: string): string[] {
-  if ([...sentence].length <= MAX_QUOTE_CHARS) return [sentence];
+  if (sentence.length <= MAX_QUOTE_CHARS) return [sentence];
   const out: string[] = [];
-  let run: string[] = [];
-  let runLength = 0;
+  let run = '';
   for (const word of sentence.split(/(\s+)/u)) {
-    const length = [...word].length;
-    if (runLength + length > MAX_QUOTE_CHARS && run.length) {
-      out.push(run.join('').trim());
-      run = [];
-      runLength = 0;
+    if (run.length + word.length > MAX_QUOTE_CHARS && run.trim()) {
+      out.push(run.trim());
+      run = '';
     }
-    if (/^\s+$/u.test(word) && run.length === 0) continue;
-    const fitted = length > MAX_QUOTE_CHARS ? [...word].slice(0, MAX_QUOTE_CHARS).join('') : word;
-    run.push(fitted);
-    runLength += Math.min(length, MAX_QUOTE_CHARS);
+    if (!run && /^\s*$/u.test(word)) continue;
+    run += word.length > MAX_QUOTE_CHARS ? fitted(word) : word;
   }
-  if (run.length) out.push(run.join('').trim());
-  return out.filter((p) => p.length > 0);
+  if (run.trim()) out.push(run.trim());
+  return out;
+}
+
+/** The longest start of `word` within MAX_QUOTE_CHARS UTF-16 units that does not split a code point. */
+function fitted(word: string): string {
+  let out = '';
+  for (const c of word) {
+    if (out.length + c.length > MAX_QUOTE_CHARS) break;
+    out += c;
+  }
+  return out;
 }
 
 function overlap(words: string[], vocabulary: Set<string>): number {

@@ -94,6 +94,7 @@ export async function recordAttempt(
   then: { by: 'dispatcher' } | { by: 'loop'; probe: boolean },
 ): Promise<{ outcome: Outcome; stopLoops: string[] }> {
   return db.transaction().execute(async (trx) => {
+    await holdEndpoints(trx, [work.webhook_id]);
     const number = (await countAttempts(trx, [work]))[0]!;
     await trx.insertInto('integrations.delivery_attempts').values(attemptRow(work, result, number)).execute();
     const last = { last_status_code: result.status, last_error: result.error?.slice(0, 1024) ?? null, last_latency_ms: result.latencyMs, last_attempt_at: new Date(), updated_at: new Date() };
@@ -189,49 +190,75 @@ export async function recordNotAttempted(
   reason: `${(typeof NOT_ATTEMPTED)[number]} ${string}`,
 ): Promise<void> {
   if (deliveries.length === 0) return;
-  const numbers = await entryNumbers(trx, deliveries.map((d) => d.id));
+  const numbers = await entryNumbers(trx, deliveries.map((d) => d.id), new Map(deliveries.map((d) => [d.id, d.attempts])), false);
   await trx
     .insertInto('integrations.delivery_attempts')
-    .values(deliveries.map((d) => ({
+    .values(deliveries.map((d, i) => ({
       id: newId('dla'), delivery_id: d.id, organization_id: d.organization_id, webhook_id: d.webhook_id, event_id: d.event_id, event_type: d.event_type,
-      attempt: numbers.get(d.id) ?? d.attempts + 1, status_code: null, latency_ms: 0, response_excerpt: null, error: reason.slice(0, 1024),
+      attempt: numbers[i]!, status_code: null, latency_ms: 0, response_excerpt: null, error: reason.slice(0, 1024),
     })))
     .execute();
 }
 
 /**
- * The number of each delivery's next attempt-log entry: one past both its attempts made and its
- * log's last entry (an entry for an attempt that was not made takes a number, and so does the
- * attempt a later manual retry makes). The caller holds the deliveries' rows.
+ * Holds the endpoints' rows (FOR KEY SHARE, as the attempt log's foreign key does) before any of
+ * their deliveries' rows: the order a disable or a delete takes them in (the webhook FOR UPDATE,
+ * then its deliveries), so a recorder and a cancel never wait for each other in a circle.
  */
-async function entryNumbers(trx: Transaction<IntegrationsDB>, deliveryIds: string[]): Promise<Map<string, number>> {
-  const { rows } = await sql<{ id: string; next: number }>`
-    select d.id, greatest(d.attempts, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = d.id), 0)) + 1 as next
-    from integrations.deliveries d where d.id = any(${deliveryIds}::text[])`.execute(trx);
-  return new Map(rows.map((r) => [r.id, r.next]));
+export async function holdEndpoints(trx: Transaction<IntegrationsDB>, webhookIds: string[]): Promise<void> {
+  await sql`select 1 from integrations.webhooks where id = any(${[...new Set(webhookIds)].sort()}::text[]) order by id for key share`.execute(trx);
 }
 
-/** The log number of the attempt just counted in `alias.attempts`: past the log's last entry too (recordNotAttempted's). */
-const nextEntry = (alias: string) =>
-  sql<number>`greatest(${sql.ref(`${alias}.attempts`)}, coalesce((select max(a.attempt) from integrations.delivery_attempts a where a.delivery_id = ${sql.ref(`${alias}.id`)}), 0) + 1)`;
+/**
+ * The last entry number of each delivery's attempt log. A statement of its own, after the caller
+ * locked the deliveries' rows: it sees the entries of a recorder that held a lock before and
+ * committed (one statement's snapshot, taken before the lock wait, would not).
+ */
+async function lastEntries(trx: Transaction<IntegrationsDB>, deliveryIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await sql<{ id: string; last: number }>`
+    select delivery_id as id, max(attempt) as last from integrations.delivery_attempts
+    where delivery_id = any(${[...new Set(deliveryIds)]}::text[]) group by delivery_id`.execute(trx);
+  return new Map(rows.map((r) => [r.id, r.last]));
+}
 
 /**
- * Counts one attempt made of each delivery (whatever its generation or status by now: a manual
- * retry while an attempt was in flight makes two, and both count) and gives each its number in the
- * attempt log, in `works`' order. The delivery's row lock orders concurrent recorders, so no two
- * attempts share a number. A delivery gone meanwhile (purged) keeps the number it was read with.
+ * The numbers of the next attempt-log entries of deliveries whose rows the caller holds, one per
+ * occurrence of a delivery in `deliveryIds`: past both its attempts made (`attempts`, after this
+ * call's count when `counted`) and its log's last entry (an entry for an attempt that was not made
+ * takes a number, and so does the attempt a later manual retry makes).
+ */
+async function entryNumbers(trx: Transaction<IntegrationsDB>, deliveryIds: string[], attempts: Map<string, number>, counted: boolean): Promise<number[]> {
+  const last = await lastEntries(trx, deliveryIds);
+  const times = new Map<string, number>();
+  for (const id of deliveryIds) times.set(id, (times.get(id) ?? 0) + 1);
+  const next = new Map<string, number>();
+  return deliveryIds.map((id) => {
+    const made = attempts.get(id) ?? 0;
+    const first = Math.max(counted ? made - times.get(id)! + 1 : made + 1, (last.get(id) ?? 0) + 1);
+    const n = next.get(id) ?? first;
+    next.set(id, n + 1);
+    return n;
+  });
+}
+
+/**
+ * Counts the attempts made of deliveries (whatever their generation or status by now: a manual
+ * retry while an attempt was in flight makes two, and both count; a delivery may appear more
+ * than once) and gives each its number in the attempt log, in `works`' order. The deliveries' row
+ * locks order concurrent recorders, so no two entries share a number. A delivery gone meanwhile
+ * (purged) keeps the number it was read with.
  */
 async function countAttempts(trx: Transaction<IntegrationsDB>, works: DeliveryWork[]): Promise<number[]> {
-  const { rows } = await sql<{ id: string; attempt: number }>`
-    with counted as (
-      update integrations.deliveries d set attempts = d.attempts + 1
-      where d.id = any(${works.map((w) => w.id)}::text[])
-      returning d.id, d.attempts
-    )
-    select c.id, ${nextEntry('c')} as attempt
-    from counted c`.execute(trx);
-  const numbers = new Map(rows.map((r) => [r.id, r.attempt]));
-  return works.map((w) => numbers.get(w.id) ?? w.attempts + 1);
+  const ids = works.map((w) => w.id);
+  const { rows } = await sql<{ id: string; attempts: number }>`
+    update integrations.deliveries d set attempts = d.attempts + v.n
+    from (select id, count(*)::int as n from unnest(${ids}::text[]) as u(id) group by id) v
+    where d.id = v.id
+    returning d.id, d.attempts`.execute(trx);
+  const attempts = new Map(rows.map((r) => [r.id, r.attempts]));
+  const numbers = await entryNumbers(trx, ids.filter((id) => attempts.has(id)), attempts, true);
+  let i = 0;
+  return works.map((w) => (attempts.has(w.id) ? numbers[i++]! : w.attempts + 1));
 }
 
 /** The attempt log row of one attempt, numbered `attempt` (countAttempts). */
@@ -267,19 +294,15 @@ export async function recordDelivered(db: Kysely<IntegrationsDB>, settings: Deli
   const codes = attempts.map((a) => a.result.status);
   const latencies = attempts.map((a) => a.result.latencyMs);
   await db.transaction().execute(async (trx) => {
-    // Marked delivered and counted in one statement, as before the attempts were numbered here;
-    // an attempt of an older generation (a manual retry came meanwhile) is counted on its own.
-    const { rows } = await sql<{ id: string; attempt: number }>`
+    await holdEndpoints(trx, attempts.map((a) => a.work.webhook_id));
+    const numbers = await countAttempts(trx, attempts.map((a) => a.work));
+    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a, i) => attemptRow(a.work, a.result, numbers[i]!))).execute();
+    await sql`
       update integrations.deliveries d
-      set status = 'delivered', attempts = d.attempts + 1, lease_until = null, next_attempt_at = null, queue_head = false,
+      set status = 'delivered', lease_until = null, next_attempt_at = null, queue_head = false,
         last_status_code = v.status_code, last_error = null, last_latency_ms = v.latency_ms, last_attempt_at = now(), updated_at = now()
       from unnest(${ids}::text[], ${generations}::int[], ${codes}::int[], ${latencies}::int[]) as v(id, generation, status_code, latency_ms)
-      where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')
-      returning d.id, ${nextEntry('d')} as attempt`.execute(trx);
-    const numbers = new Map(rows.map((r) => [r.id, r.attempt]));
-    const others = attempts.filter((a) => !numbers.has(a.work.id)).map((a) => a.work);
-    if (others.length) (await countAttempts(trx, others)).forEach((n, i) => numbers.set(others[i]!.id, n));
-    await trx.insertInto('integrations.delivery_attempts').values(attempts.map((a) => attemptRow(a.work, a.result, numbers.get(a.work.id)!))).execute();
+      where d.id = v.id and d.generation = v.generation and d.status in ('pending', 'retrying')`.execute(trx);
     await endpointAnswered(trx, settings, attempts.map((a) => a.work.webhook_id));
   });
 }

@@ -4,7 +4,7 @@ import { ENDPOINT_RETRY_LOOP, endpointRetryLoopId, type EndpointRetryLoopArgs } 
 import type { IntegrationsDB } from '../db.js';
 import { breakerOpen, type DeliverySettings } from './delivery-settings.js';
 import { ENDPOINT_WAKES_CHANNEL } from './retry-queue.js';
-import { recordNotAttempted } from './delivery-attempt.js';
+import { holdEndpoints, recordNotAttempted } from './delivery-attempt.js';
 import { cancelLeftoverDeliveries } from './cancel.js';
 
 /** Wake requests handled per pass. */
@@ -213,6 +213,7 @@ export class EndpointLoops {
           where d.webhook_id = w.id and d.status = 'retrying' and d.task_queue = ${settings.taskQueue} limit ${max + 1}) x) > ${max}`.execute(this.db);
     for (const endpoint of rows) {
       const { dropped, excess } = await this.db.transaction().execute(async (trx) => {
+        await holdEndpoints(trx, [endpoint.id]);
         const queued = sql`integrations.deliveries d where d.webhook_id = ${endpoint.id} and d.status = 'retrying' and d.task_queue = ${settings.taskQueue}`;
         const { count } = (await sql<{ count: number }>`select count(*)::int as count from ${queued}`.execute(trx)).rows[0]!;
         // The oldest not being attempted right now (a probe in flight is skipped for the next). The

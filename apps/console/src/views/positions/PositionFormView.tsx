@@ -52,8 +52,13 @@ const OPTIONAL = ['department', 'location', 'externalId', 'description'] as cons
  * the rubric no longer had, unticked on the page and refused by the server, with no way out.
  */
 function questionsFollowing(before: CompetencyDraft[], after: CompetencyDraft[], questions: QuestionDraft[]): QuestionDraft[] {
-  const renamed = new Map(before.length === after.length ? before.flatMap((c, i) => (c.key !== after[i]!.key ? [[c.key, after[i]!.key] as const] : [])) : []);
   const keys = new Set(after.map((c) => c.key));
+  const had = new Set(before.map((c) => c.key));
+  // A rename only when the old key is gone and the new one is new: typing through another
+  // competency's key (or clearing two) never merges their questions.
+  const renamed = new Map(before.length === after.length
+    ? before.flatMap((c, i) => (c.key !== after[i]!.key && !keys.has(c.key) && !had.has(after[i]!.key) ? [[c.key, after[i]!.key] as const] : []))
+    : []);
   return questions.map((q) => ({ ...q, competencies: [...new Set(q.competencies.map((k) => renamed.get(k) ?? k))].filter((k) => keys.has(k)) }));
 }
 
