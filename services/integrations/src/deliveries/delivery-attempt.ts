@@ -201,12 +201,15 @@ export async function recordNotAttempted(
 }
 
 /**
- * Holds the endpoints' rows (FOR KEY SHARE, as the attempt log's foreign key does) before any of
- * their deliveries' rows: the order a disable or a delete takes them in (the webhook FOR UPDATE,
- * then its deliveries), so a recorder and a cancel never wait for each other in a circle.
+ * Locks the endpoints' rows before any of their deliveries' rows, in the one mode the recorder
+ * may need (FOR NO KEY UPDATE: it updates the endpoint's health): a disable or a delete takes the
+ * webhook FOR UPDATE, then its deliveries, so a recorder never holds a delivery while it waits for
+ * the webhook, and never upgrades a weaker lock on the webhook (KEY SHARE, as the attempt log's
+ * foreign key takes it) while a disable waits for it. Either made a deadlock (found in CI: a
+ * probe's failure against a DELETE). A fan-out's FOR KEY SHARE is not blocked by it.
  */
 export async function holdEndpoints(trx: Transaction<IntegrationsDB>, webhookIds: string[]): Promise<void> {
-  await sql`select 1 from integrations.webhooks where id = any(${[...new Set(webhookIds)].sort()}::text[]) order by id for key share`.execute(trx);
+  await sql`select 1 from integrations.webhooks where id = any(${[...new Set(webhookIds)].sort()}::text[]) order by id for no key update`.execute(trx);
 }
 
 /**
