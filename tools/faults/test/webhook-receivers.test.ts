@@ -13,7 +13,9 @@ import { newKey, report } from '../src/writes.js';
  * registration, and its retries (WEBHOOK_RETRY_SCHEDULE 1s,1s: three attempts).
  * Expectation: no attempt outlives the 15 s total deadline (WEBHOOK_TIMEOUT_MS, the default),
  * every request a receiver saw is an attempt in the delivery log with its outcome, and the
- * delivery ends failed after its last attempt.
+ * delivery ends failed after its last attempt. The dripping receiver answered 200 at once: the
+ * deadline is for connect, send and the headers (PRODUCT.md §8), so its one attempt delivers,
+ * with what of the body came in time as the excerpt.
  */
 const DEADLINE_MS = 15_000;
 /** Scheduling slack on a loaded machine when checking that the deadline held. */
@@ -66,17 +68,18 @@ describe('fault: webhook receivers that hang, drip, answer 500 or reset', () => 
           const hookId = hook.body.data.id as string;
           const delivery = await eventually(
             async () => ((await call('GET', `/api/v1/webhooks/${hookId}/deliveries`, { key, baseUrl: gateway })).body.data as Array<{ id: string; status: string }>)[0],
-            (d) => d?.status === 'failed',
+            (d) => d?.status === (r.mode === 'drip' ? 'delivered' : 'failed'),
             180_000,
             1000,
           );
-          assert.equal(delivery?.status, 'failed', `${r.mode}: the delivery ends failed`);
+          assert.equal(delivery?.status, r.mode === 'drip' ? 'delivered' : 'failed', `${r.mode}: the delivery ends ${r.mode === 'drip' ? 'delivered' : 'failed'}`);
           const attempts = (await call('GET', `/api/v1/webhooks/${hookId}/deliveries/${delivery!.id}/attempts`, { key, baseUrl: gateway })).body.data as Array<{ statusCode: number | null; error: string | null; latencyMs: number }>;
           assert.equal(attempts.length, r.seen.length, `${r.mode}: every request the receiver saw is logged (${attempts.length} logged, ${r.seen.length} seen)`);
-          assert.ok(attempts.length >= 3, `${r.mode}: three attempts`);
+          assert.ok(r.mode === 'drip' ? attempts.length === 1 : attempts.length >= 3, `${r.mode}: ${r.mode === 'drip' ? 'one attempt' : 'three attempts'}`);
           for (const a of attempts) {
             assert.ok(a.latencyMs <= DEADLINE_MS + SLACK_MS, `${r.mode}: an attempt logged ${a.latencyMs} ms`);
-            assert.ok(a.error !== null || (a.statusCode ?? 0) >= 300, `${r.mode}: the attempt is logged as failed`);
+            if (r.mode === 'drip') assert.equal(a.statusCode, 200, 'drip: a 2xx whose body is slow is a success');
+            else assert.ok(a.error !== null || (a.statusCode ?? 0) >= 300, `${r.mode}: the attempt is logged as failed`);
           }
           // A receiver that never finishes its answer: the sender closes the connection at the deadline.
           // (After a complete answer it may keep the connection for its next request.)
