@@ -30,6 +30,16 @@ describe('console: positions', { skip }, () => {
       await page.getByLabel('Question 2', { exact: true }).fill('Tell us about an outage you fixed.');
       await page.getByRole('button', { name: 'Move question 2 up' }).click();
       assert.equal(await page.getByLabel('Question 1', { exact: true }).inputValue(), 'Tell us about an outage you fixed.');
+      // Focus follows the question; at the top its Up is disabled, so focus is on its Down, and the
+      // keyboard alone moves it down and back up.
+      const focusedOn = (name: string) => page.waitForFunction((label) => document.activeElement?.getAttribute('aria-label') === label, name, { timeout: 5000 });
+      await focusedOn('Move question 1 down');
+      await page.keyboard.press('Enter');
+      await focusedOn('Move question 2 up');
+      assert.equal(await page.getByLabel('Question 2', { exact: true }).inputValue(), 'Tell us about an outage you fixed.');
+      await page.keyboard.press('Enter');
+      await focusedOn('Move question 1 down');
+      assert.equal(await page.getByLabel('Question 1', { exact: true }).inputValue(), 'Tell us about an outage you fixed.');
       await assertNoOverflow(page, `position form at ${width} px`);
       await page.getByRole('button', { name: 'Create position' }).click();
 

@@ -23,16 +23,24 @@ export function QuestionsEditor({ questions, competencies, onChange, errors }: {
 }) {
   const set = (i: number, patch: Partial<QuestionDraft>) => onChange(questions.map((q, j) => (j === i ? { ...q, ...patch } : q)));
   const addId = useId();
+  const rowsId = useId();
+  const moveButtonId = (row: number, direction: 'up' | 'down') => `${rowsId}-${row}-${direction}`;
   // The last row's Remove goes with its row: keyboard focus goes to "Add a question", not to the page.
   const remove = (i: number) => {
     onChange(questions.filter((_, j) => j !== i));
     if (i === questions.length - 1) requestAnimationFrame(() => document.getElementById(addId)?.focus());
   };
+  // Focus follows the moved question to its new row. At the top or the bottom of the list the
+  // button pressed is disabled there, so focus goes to the row's other move button, not to the page.
   const move = (from: number, to: number) => {
     const next = [...questions];
     const [item] = next.splice(from, 1);
     if (item) next.splice(to, 0, item);
     onChange(next);
+    const up = to < from;
+    const atEnd = up ? to === 0 : to === next.length - 1;
+    const direction = up !== atEnd ? 'up' : 'down';
+    requestAnimationFrame(() => document.getElementById(moveButtonId(to, direction))?.focus());
   };
   return (
     <fieldset className="questions" aria-describedby="questions-hint questions-error">
@@ -68,8 +76,8 @@ export function QuestionsEditor({ questions, competencies, onChange, errors }: {
               )}
             </Field>
             <div className="actions">
-              <button type="button" className="secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move question ${i + 1} up`}>Up</button>
-              <button type="button" className="secondary small" disabled={i === questions.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move question ${i + 1} down`}>Down</button>
+              <button type="button" id={moveButtonId(i, 'up')} className="secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move question ${i + 1} up`}>Up</button>
+              <button type="button" id={moveButtonId(i, 'down')} className="secondary small" disabled={i === questions.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move question ${i + 1} down`}>Down</button>
               <button type="button" className="danger small" onClick={() => remove(i)} aria-label={`Remove question ${i + 1}`}>Remove</button>
             </div>
           </li>
