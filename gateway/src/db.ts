@@ -17,7 +17,14 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** Ids of people erased lately: a reply stored after its person's erasure is voided as it is stored (api/erasure-replies.ts). */
+export interface ErasedSubjectsTable {
+  id: string;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface GatewayDB {
   'gateway.idempotency_keys': IdempotencyKeysTable;
+  'gateway.erased_subjects': ErasedSubjectsTable;
 }
 export type GatewayDb = Kysely<GatewayDB>;

@@ -1,6 +1,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import pg from 'pg';
 import { call, newKey, newOrganizationWithKey, startTestServer, testEnv, testIdentity, type ApiResponse } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
 import { assertError, assertValidation, unique } from './api-assertions.js';
@@ -551,7 +552,8 @@ describe('erasure reaches stored replies at once (issue 18 item 9)', () => {
     }
   });
 
-  it('a review\'s stored reply, which names only the interview, is 404 from the 202 on too: never the answers\' text again', async () => {
+  /** An interview answered with distinctive words and evaluated, and its review POST with a fixed Idempotency-Key. */
+  const evaluatedInterview = async () => {
     const org = await newOrg();
     const position = await newPosition(org.key);
     const interview = await schedule(org.key, position.id);
@@ -562,14 +564,44 @@ describe('erasure reaches stored replies at once (issue 18 item 9)', () => {
     const evaluation = `/api/v1/interviews/${interview.id}/evaluation`;
     for (let i = 0; i < 100 && (await call('GET', evaluation, { key: org.key })).body.data.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 200));
     const review = () => call('POST', `${evaluation}/review`, { key: org.key, body: { decision: 'advance', note: 'Strong.' }, headers: { 'idempotency-key': `review-${interview.id}` } });
+    const erase = () => call('DELETE', `/api/v1/candidates/${interview.candidate.id}`, { key: org.key });
+    return { interview, words: new RegExp(words.replace(/[.]/g, '\\.')), review, erase };
+  };
+
+  it('a review\'s stored reply, which names only the interview, is 404 from the 202 on too: never the answers\' text again', async () => {
+    const { words, review, erase } = await evaluatedInterview();
     assert.equal((await review()).status, 200);
     const replayed = await review();
     assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
-    assert.match(replayed.text, new RegExp(words.replace(/[.]/g, '\\.')), 'the stored reply holds the answer');
-    assert.equal((await call('DELETE', `/api/v1/candidates/${interview.candidate.id}`, { key: org.key })).status, 202);
+    assert.match(replayed.text, words, 'the stored reply holds the answer');
+    assert.equal((await erase()).status, 202);
     const retry = await review();
     assertError(retry, 404, 'not_found');
-    assert.doesNotMatch(retry.text, new RegExp(words.replace(/[.]/g, '\\.')));
+    assert.doesNotMatch(retry.text, words);
+  });
+
+  it('a review in flight while the DELETE runs stores its reply voided: its retry is 404, never the answers\' text', async () => {
+    const { interview, words, review, erase } = await evaluatedInterview();
+    // Hold the review inside recruiting (it waits for the evaluation's row) until the DELETE's 202.
+    const holder = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from recruiting.evaluations where interview_id = $1 for update', [interview.id]);
+      const inFlight = review();
+      const blocked = async () => (await holder.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [(await holder.query('select pg_backend_pid() as pid')).rows[0].pid])).rows[0].n > 0;
+      for (let i = 0; i < 200 && !(await blocked()); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(await blocked(), 'the review waits for the evaluation');
+      assert.equal((await erase()).status, 202);
+      await holder.query('commit');
+      const answered = await inFlight;
+      assert.equal(answered.status, 200, 'recruiting read the interview before the erasure');
+    } finally {
+      await holder.end();
+    }
+    const retry = await review();
+    assertError(retry, 404, 'not_found');
+    assert.doesNotMatch(retry.text, words);
   });
 
   it('a refused erasure voids nothing', async () => {

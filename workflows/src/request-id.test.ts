@@ -40,7 +40,7 @@ describe('activities run in their workflow\'s request id', () => {
       activities: {
         purgeIdempotencyKeys: async () => {
           seen.push(currentRequestId());
-          return { idempotencyKeys: 0 };
+          return { idempotencyKeys: 0, erasedSubjects: 0 };
         },
       },
     });

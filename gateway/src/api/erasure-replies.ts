@@ -14,10 +14,41 @@ import type { RestResponder, RestResponse } from './rest-response.js';
 export function voidStoredReplies(trx: Transaction<GatewayDB>, ids: string[]) {
   return trx
     .updateTable('gateway.idempotency_keys')
-    .set({ state: 'voided', response_status: null, response_headers: null, response_body: null, locked_until: null })
+    .set(VOIDED_REPLY)
     .where(sql<boolean>`subject_ids && ${ids}::text[]`)
     .where('state', '=', 'completed')
     .execute();
+}
+
+/** A stored reply once its person is erased: its key and fingerprint stay, its response is gone. */
+export const VOIDED_REPLY = { state: 'voided', response_status: null, response_headers: null, response_body: null, locked_until: null } as const;
+
+/**
+ * One lock per organization orders an erasure's record of ids against the replies stored beside
+ * it. Read committed alone would let both miss each other: the DELETE voids before the reply is
+ * stored, and the store looks for erased ids before the DELETE's commit.
+ */
+const erasureLock = (organizationId: string) => sql<bigint>`hashtextextended(${`erasure:${organizationId}`}, 0)`;
+
+/**
+ * Records `ids` as erased and voids the replies that name them, under the organization's lock
+ * taken alone: a reply stored before it is voided here, and one stored after it sees the ids.
+ */
+export async function recordErasure(db: GatewayDb, organizationId: string, ids: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${erasureLock(organizationId)})`.execute(trx);
+    await trx.insertInto('gateway.erased_subjects').values(ids.map((id) => ({ id }))).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await voidStoredReplies(trx, ids);
+  });
+}
+
+/**
+ * Whether one of the people a reply names (`ids`) has been erased, under the organization's lock
+ * taken shared: call it in the transaction that stores the reply, and store it voided if so.
+ */
+export async function erasedAmong(trx: Transaction<GatewayDB>, organizationId: string, ids: string[]): Promise<boolean> {
+  await sql`select pg_advisory_xact_lock_shared(${erasureLock(organizationId)})`.execute(trx);
+  return (await trx.selectFrom('gateway.erased_subjects').select('id').where('id', 'in', ids).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** How long the DELETE waits for recruiting to name the person's other ids before it answers anyway. */
@@ -41,7 +72,7 @@ async function voidRelatedReplies(db: GatewayDb, services: ServiceClients, organ
       new Promise<null>((resolve) => setTimeout(() => resolve(null), left).unref()),
     ]);
     if (!page) return;
-    if (page.ids.length) await db.transaction().execute((trx) => voidStoredReplies(trx, page.ids));
+    if (page.ids.length) await recordErasure(db, organizationId, page.ids);
     after = page.next;
   } while (after);
 }
@@ -76,8 +107,11 @@ export function voidingRepliesOnErasure(db: GatewayDb, services: ServiceClients,
         return response;
       });
       // Accepted: replies that name only one of the person's other ids (a review's, a re-run's)
-      // go before the 202 is sent too, not only when the task's gateway step runs.
-      await voidRelatedReplies(db, services, caller.organization.id, locals(req).requestId, candidateId).catch(() => undefined);
+      // go before the 202 is sent too, not only when the task's gateway step runs; and a reply
+      // stored from now on that names one of these ids is stored voided.
+      await recordErasure(db, caller.organization.id, [candidateId])
+        .then(() => voidRelatedReplies(db, services, caller.organization.id, locals(req).requestId, candidateId))
+        .catch(() => undefined);
       return response;
     } catch (err) {
       if (err instanceof NotErased) return err.response;

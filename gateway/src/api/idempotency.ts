@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, SecretBox, sql, type Logger } from '@hireloop/platform';
 import { ID_PREFIXES, IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
+import { erasedAmong, VOIDED_REPLY } from './erasure-replies.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
 import { sendRestResponse, type RestResponder, type RestResponse } from './rest-response.js';
@@ -91,11 +92,14 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     try {
       if (status >= 500) await release();
       else {
-        await db
-          .updateTable('gateway.idempotency_keys')
-          .set({ state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjectIdsOf(body) })
-          .where((eb) => eb.and(id))
-          .execute();
+        const subjects = subjectIdsOf(body);
+        const completed = { state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjects } as const;
+        const store = async (trx: GatewayDb, erased: boolean) => {
+          await trx.updateTable('gateway.idempotency_keys').set(erased ? { ...VOIDED_REPLY, subject_ids: subjects } : completed).where((eb) => eb.and(id)).execute();
+        };
+        // A reply that names a person is checked against the erasures that ran while it was made.
+        if (subjects.length) await db.transaction().execute(async (trx) => store(trx, await erasedAmong(trx, caller.organization.id, subjects)));
+        else await store(db, false);
       }
     } catch (err) {
       logger.error({ err, requestId: locals(req).requestId }, 'could not store idempotent response');

@@ -15,9 +15,13 @@ export function createGatewayRetentionActivities({ gatewayDatabaseUrl, retention
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = createDb<any>(createPool({ url: gatewayDatabaseUrl, applicationName: 'worker-gateway-retention', max: 1 }));
   return {
-    async purgeIdempotencyKeys(): Promise<{ idempotencyKeys: number }> {
+    /** Also forgets the erased ids (gateway.erased_subjects) as old: they guard replies stored while their people were erased. */
+    async purgeIdempotencyKeys(): Promise<{ idempotencyKeys: number; erasedSubjects: number }> {
       const condition = sql`created_at < now() - make_interval(hours => ${retentionHours})`;
-      return { idempotencyKeys: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition) };
+      return {
+        idempotencyKeys: await purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, condition),
+        erasedSubjects: await purgeInBatches(db, { schema: 'gateway', table: 'erased_subjects', key: 'id' }, condition),
+      };
     },
     /** Deletes the stored idempotent responses that name one of `ids` (the erasure's gateway step: activities/erasure.ts). */
     async deleteStoredResponses(ids: string[]): Promise<number> {
