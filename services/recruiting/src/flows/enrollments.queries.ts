@@ -47,8 +47,16 @@ export function enroll(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizat
   return db.transaction().execute((trx) => createOnce(trx, SCHEMA, idempotencyScope, () => enrollOnce(trx, tokens, organizationId, flowId, body), (id) => getEnrollment(trx, organizationId, id)));
 }
 
+/** An enrollment whose candidate is not erased: an erased person's is 404 (PRODUCT.md §7), also to a repeat of its Idempotency-Key scope. */
 async function getEnrollment(db: Db, organizationId: string, id: string): Promise<Enrollment> {
-  const row = await db.selectFrom('recruiting.enrollments').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('recruiting.enrollments as e')
+    .innerJoin('recruiting.candidates as c', 'c.id', 'e.candidate_id')
+    .selectAll('e')
+    .where('e.organization_id', '=', organizationId)
+    .where('e.id', '=', id)
+    .where('c.erased_at', 'is', null)
+    .executeTakeFirst();
   if (!row) throw new AppError('not_found', `No enrollment ${id}.`);
   return toEnrollment(row);
 }
