@@ -233,7 +233,9 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     )).rows[0];
     assert.deepEqual(row, { status: 'completed', answers: null, overall_score: scoreBefore, summary: null, review_decision: 'advance', review_note: null });
     assert.equal((await db.query('select count(*)::int as n from recruiting.enrollments where id = $1', [enrollmentId])).rows[0].n, 1);
-    assert.equal((await db.query('select count(*)::int as n from gateway.idempotency_keys where idempotency_key = $1', [idemKey])).rows[0].n, 0, 'the stored response of POST /interviews is gone');
+    // The record keeps its key and fingerprint until the purge (PRODUCT.md §6); the response is gone.
+    assert.deepEqual((await db.query('select state, response_status, response_headers, response_body from gateway.idempotency_keys where idempotency_key = $1', [idemKey])).rows,
+      [{ state: 'voided', response_status: null, response_headers: null, response_body: null }], 'the stored response of POST /interviews is gone');
   });
 
   it('an event of the person that a relay read before the scrub and hands in after it is stored redacted', async () => {

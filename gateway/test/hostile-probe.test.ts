@@ -559,6 +559,9 @@ describe('erasure reaches stored replies at once (issue 18 item 9)', () => {
     const task = erased.body.data.id as string;
     await eventually(async () => (await call('GET', `/api/v1/tasks/${task}`, { key: org.key })).body.data?.status, (status) => status === 'succeeded', 60_000);
     await retries('after the task');
+    // The records keep their fingerprints: the same key with another body is still refused as reused.
+    const otherBody = await sent(['POST', '/api/v1/candidates', { email: uniqueEmail('other-body'), name: 'Someone Else' }], keys[0]!);
+    assertError(otherBody, 422, 'idempotency_key_reused');
   });
 
   /** An interview answered with distinctive words and evaluated, and its review POST with a fixed Idempotency-Key. */

@@ -6,8 +6,8 @@ import type { createRecruitingClient } from '@hireloop/recruiting/client';
 export interface ErasureDeps {
   recruiting: ReturnType<typeof createRecruitingClient>;
   integrations: ReturnType<typeof createIntegrationsClient>;
-  /** Deletes the gateway's stored idempotent responses that name one of `ids` (gateway-retention.ts); null: the worker has no gateway role. */
-  deleteStoredResponses: ((ids: string[]) => Promise<number>) | null;
+  /** Voids the gateway's stored idempotent responses that name one of `ids` (gateway-retention.ts); null: the worker has no gateway role. */
+  voidStoredResponses: ((ids: string[]) => Promise<number>) | null;
   /** How many of a person's related ids one call handles (ERASURE_PAGE_SIZE). */
   pageSize: number;
 }
@@ -51,7 +51,7 @@ async function step<T>(service: string, candidateId: string, refusals: 'retry' |
  * A person's interviews and enrollments are paged through (`pageSize` ids a call), however many
  * there are: the workflow never holds their ids.
  */
-export function createErasureActivities({ recruiting, integrations, deleteStoredResponses, pageSize }: ErasureDeps) {
+export function createErasureActivities({ recruiting, integrations, voidStoredResponses, pageSize }: ErasureDeps) {
   /** The person's ids, a page at a time (at least one page, maybe empty; the candidate's own id is not in them). */
   async function* idPages({ organizationId, candidateId }: Person): AsyncGenerator<string[]> {
     let after: string | null = null;
@@ -90,17 +90,17 @@ export function createErasureActivities({ recruiting, integrations, deleteStored
       return total;
     },
     /**
-     * The gateway step: stored idempotent responses that name one of the person's ids go (a retry
-     * with the same Idempotency-Key then runs again, as after the 24 h replay window).
+     * The gateway step: stored idempotent responses that name one of the person's ids lose their
+     * response (a retry with the same Idempotency-Key is 404, with another body 422).
      */
     async eraseStoredResponses(person: Person): Promise<{ storedResponses: number }> {
-      if (!deleteStoredResponses) {
+      if (!voidStoredResponses) {
         // Without the gateway's role an erasure cannot reach its stored responses: it fails rather than claim success.
         throw ApplicationFailure.nonRetryable('The worker has no GATEWAY_DATABASE_URL: stored idempotent responses cannot be erased. Set it, then DELETE the candidate again.', 'gateway_unreachable');
       }
       let storedResponses = 0;
       for await (const ids of idPages(person)) {
-        storedResponses += await step('The gateway database', person.candidateId, 'fail', () => explainingDatabaseRefusal("The gateway's erasure step", () => deleteStoredResponses([person.candidateId, ...ids])));
+        storedResponses += await step('The gateway database', person.candidateId, 'fail', () => explainingDatabaseRefusal("The gateway's erasure step", () => voidStoredResponses([person.candidateId, ...ids])));
       }
       return { storedResponses };
     },

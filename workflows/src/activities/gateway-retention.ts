@@ -1,4 +1,4 @@
-import { createDb, createPool, purgeInBatches, sql } from '@hireloop/platform';
+import { createDb, createPool, PURGE_BATCH, purgeInBatches, sql } from '@hireloop/platform';
 
 export interface GatewayRetentionDeps {
   /** The gateway's own Postgres role (GATEWAY_DATABASE_URL): it reaches the gateway schema only. */
@@ -23,12 +23,27 @@ export function createGatewayRetentionActivities({ gatewayDatabaseUrl, retention
         erasedSubjects: await purgeInBatches(db, { schema: 'gateway', table: 'erased_subjects', key: 'id' }, condition),
       };
     },
-    /** Deletes the stored idempotent responses that name one of `ids` (the erasure's gateway step: activities/erasure.ts). */
-    async deleteStoredResponses(ids: string[]): Promise<number> {
-      return purgeInBatches(db, { schema: 'gateway', table: 'idempotency_keys', key: 'ctid' }, sql`subject_ids && ${ids}::text[]`);
+    /**
+     * The erasure's gateway step (activities/erasure.ts): the stored idempotent responses that name
+     * one of `ids` are voided, in batches. A voided record keeps its key and fingerprint until the
+     * purge (PRODUCT.md §6): a retry with the same body is 404, and with another body 422
+     * `idempotency_key_reused`, not a new run. The ids join the erased ones, so a reply still in
+     * flight that names one is stored voided too (gateway/src/api/erasure-replies.ts).
+     */
+    async voidStoredResponses(ids: string[]): Promise<number> {
+      await sql`insert into gateway.erased_subjects (id) select unnest(${ids}::text[]) on conflict (id) do nothing`.execute(db);
+      let total = 0;
+      for (;;) {
+        const voided = await sql`
+          update gateway.idempotency_keys set state = 'voided', response_status = null, response_headers = null, response_body = null, locked_until = null
+          where ctid in (select ctid from gateway.idempotency_keys where subject_ids && ${ids}::text[] and state = 'completed' limit ${PURGE_BATCH})`.execute(db);
+        const n = Number(voided.numAffectedRows ?? 0);
+        total += n;
+        if (n < PURGE_BATCH) return total;
+      }
     },
   };
 }
 export type GatewayRetention = ReturnType<typeof createGatewayRetentionActivities>;
-/** What the worker registers as activities (deleteStoredResponses is the erasure's, through erasure.ts). */
-export type GatewayRetentionActivities = Omit<GatewayRetention, 'deleteStoredResponses'>;
+/** What the worker registers as activities (voidStoredResponses is the erasure's, through erasure.ts). */
+export type GatewayRetentionActivities = Omit<GatewayRetention, 'voidStoredResponses'>;

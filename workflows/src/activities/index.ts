@@ -25,7 +25,7 @@ export function createActivities(config: WorkerConfig) {
     ...createDeliveryActivities({ integrations }),
     ...createJobDescriptionActivities({ integrations, ai }),
     ...createAtsActivities({ integrations, recruiting }),
-    ...createErasureActivities({ integrations, recruiting, deleteStoredResponses: gateway ? (ids) => gateway.deleteStoredResponses(ids) : null, pageSize: config.ERASURE_PAGE_SIZE }),
+    ...createErasureActivities({ integrations, recruiting, voidStoredResponses: gateway ? (ids) => gateway.voidStoredResponses(ids) : null, pageSize: config.ERASURE_PAGE_SIZE }),
     ...createRetentionActivities({ identity: createIdentityClient(config.IDENTITY_URL, config.INTERNAL_TOKEN_KEYS), recruiting }),
   };
 }
