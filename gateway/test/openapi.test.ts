@@ -141,7 +141,9 @@ describe('GET /api/v1/openapi.json: the limits the server enforces (issue 12 ite
     const interview = await schedule(key, position.body.data.id);
     await startInvite(tokenOf(interview.inviteUrl));
     await submitInvite(tokenOf(interview.inviteUrl), ['One.', 'Two.', 'Three.', 'Four.']);
-    const existing: Record<string, string> = { '/candidates/{id}': candidate.body.data.id, '/positions/{id}': position.body.data.id, '/interviews/{id}/evaluation/rerun': interview.id };
+    // A scheduled interview, so that a cancel (its body, like its query, optional) is accepted.
+    const cancellable = await schedule(key, position.body.data.id);
+    const existing: Record<string, string> = { '/candidates/{id}': candidate.body.data.id, '/positions/{id}': position.body.data.id, '/interviews/{id}/evaluation/rerun': interview.id, '/interviews/{id}': cancellable.id };
     const optional: string[] = [];
     for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [method, op] of Object.entries(item)) {
@@ -155,7 +157,7 @@ describe('GET /api/v1/openapi.json: the limits the server enforces (issue 12 ite
         } else assert.equal(res.status, 422, `${where} without a body: ${res.text}`);
       }
     }
-    assert.deepEqual(optional.sort(), ['PATCH /candidates/{id}', 'PATCH /positions/{id}', 'POST /interviews/{id}/evaluation/rerun']);
+    assert.deepEqual(optional.sort(), ['DELETE /interviews/{id}', 'PATCH /candidates/{id}', 'PATCH /positions/{id}', 'POST /interviews/{id}/evaluation/rerun']);
   });
 
   it('keeps error bodies within the published Error limits, even for a very long path', async () => {

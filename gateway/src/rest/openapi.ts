@@ -39,6 +39,7 @@ function codesFor(status: number): ErrorCode[] {
 
 const COMMON_ERRORS = [401, 403, 422, 429, 500, 503];
 const BODY_ERRORS = [400, 409, 413, 415];
+const READ_BODY_ERRORS = [400, 413, 415];
 
 /** What a tag groups, for the reference's navigation. A route with a tag not named here fails the lint. */
 const TAGS: { name: string; description: string }[] = [
@@ -218,8 +219,17 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
         .map(([status, response]): [string, Response] =>
           meta?.successStatus === 204 ? ['204', { description: response.description }] : [String(meta?.successStatus ?? status), response],
         );
+      // A DELETE's JSON body is read as its query (api/body.ts, rest/dispatch.ts): say so.
+      const query = (op.parameters ?? []) as { in?: string; name: string; schema?: unknown; description?: string }[];
+      if (method === 'delete' && !op.requestBody && query.some((p) => p.in === 'query')) {
+        const properties = Object.fromEntries(query.filter((p) => p.in === 'query').map((p) => [p.name, { ...(p.schema as object), ...(p.description ? { description: p.description } : {}) }]));
+        op.requestBody = { required: false, description: 'The query parameters may come as a JSON object instead (not both).', content: { 'application/json': { schema: { type: 'object', properties, additionalProperties: false } } } } as never;
+      }
       const extra = Array.isArray(meta?.openapi?.errorResponses) ? meta.openapi.errorResponses : [];
-      const statuses = new Set([...COMMON_ERRORS, ...(op.requestBody ? BODY_ERRORS : []), ...extra]);
+      // Every request's body is read, with or without a documented one (api/body.ts): malformed
+      // (400), too large (413) or not JSON (415) can be the answer of any route; and a POST's
+      // Idempotency-Key can be in use (409).
+      const statuses = new Set([...COMMON_ERRORS, ...(op.requestBody ? BODY_ERRORS : READ_BODY_ERRORS), ...(method === 'post' ? [409] : []), ...extra]);
       openForAdditions(op.responses);
       op.responses = Object.fromEntries([
         ...success.map(([status, response]) => [status, { ...response, headers: headersFor(Number(status), method, shape) }]),
@@ -231,6 +241,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (body && strictByRoute.has(`${method} ${path}`)) body['additionalProperties'] = false;
       // A cross-field rule the generator can read: exactly one of these fields.
       if (body && meta?.exactlyOneOf) body['oneOf'] = meta.exactlyOneOf.map((field) => ({ required: [field] }));
+      if (body && meta?.atLeastOneOf) body['anyOf'] = meta.atLeastOneOf.map((field) => ({ required: [field] }));
       if (body && meta?.atMostOneOf) {
         const { fields, unlessEmpty = [] } = meta.atMostOneOf;
         body['not'] = { required: fields, ...(unlessEmpty.length ? { properties: Object.fromEntries(unlessEmpty.map((f) => [f, { minItems: 1 }])) } : {}) };

@@ -52,8 +52,9 @@ export const updateWebhook = apiProcedure
     scope: 'admin',
     openapi: {
       method: 'PATCH', path: '/webhooks/{id}', tags, summary: 'Update a webhook', errorResponses: [404],
-      description: 'Changes any of `url`, `events`, `description` (`null` removes it), `status`. The next event is filtered by the new `events`. Disabling cancels the pending deliveries and stops their retries; re-enabling clears the failure run and `disabledReason`.',
+      description: 'Changes any of `url`, `events`, `description` (`null` removes it), `status`; a body with none of them is 422. The next event is filtered by the new `events`. Disabling cancels the pending deliveries and stops their retries; re-enabling clears the failure run and `disabledReason`.',
     },
+    atLeastOneOf: ['url', 'events', 'description', 'status'],
   })
   .input(UpdateWebhookFields.extend({ id: WebhookId }).strict().refine(atLeastOneChange, 'give at least one of url, events, description, status'))
   .output(envelope(Webhook))
@@ -132,7 +133,7 @@ export const replayWebhook = apiProcedure
     openapi: {
       method: 'POST', path: '/webhooks/{id}/replay', tags, summary: 'Replay a time window', errorResponses: [404, 409],
       successDescription: 'How many deliveries were queued',
-      description: 'Every retained event (30 days) created in [`since`, `until`) of the types this endpoint subscribes to (narrowed by `types`) is delivered to it again, with its original `webhook-id`, so receivers can dedupe. Pings are not replayed.',
+      description: 'Every retained event (30 days) created in [`since`, `until`) of the types this endpoint subscribes to (narrowed by `types`) is delivered to it again, with its original `webhook-id`, so receivers can dedupe. Pings are not replayed. `until`, when given, must be after `since`, else 422 on `until`.',
     },
   })
   .input(ReplayFields.extend({ id: WebhookId }).strict().refine(untilAfterSince, { message: 'until must be after since', path: ['until'] }))

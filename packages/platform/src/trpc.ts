@@ -29,6 +29,8 @@ export type ProcedureMeta = OpenApiMeta & {
    * in `unlessEmpty` counts only when it is a non-empty list (the service reads `[]` as not given).
    */
   atMostOneOf?: { fields: [string, string, ...string[]]; unlessEmpty?: string[] };
+  /** A body that takes at least one of these fields (a PATCH that must change something): published as `anyOf` of `required`. */
+  atLeastOneOf?: [string, string, ...string[]];
 };
 
 export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
