@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { call, newKey, newOrganizationWithKey, testEnv, testIdentity, type ApiResponse } from '@hireloop/devstack/testing';
 import { ROOT } from '@hireloop/devstack/paths';
+import { createRecruitingClient } from '@hireloop/recruiting/client';
 import type { AuditEvent } from '@hireloop/contracts';
 import { startReceiver } from './webhook-receiver.js';
 import { declineInvite, newPosition, schedule, startInvite, submitInvite, tokenOf } from './interview-helpers.js';
@@ -96,6 +97,25 @@ describe('one audit event per write, with its actor', () => {
       ['candidate.erased', 'api_key', org.keyId, erased.headers.get('x-request-id')],
       ['candidate.created', 'api_key', org.keyId, created.headers.get('x-request-id')],
     ]);
+  });
+
+  it('writes made on the caller\'s behalf are the caller\'s too: an enrollment\'s new candidate and interview, an interview\'s new candidate', async () => {
+    const position = await newPosition(org.key);
+    const recruiting = createRecruitingClient(process.env['RECRUITING_URL']!, process.env['INTERNAL_TOKEN_KEYS']!).forOrganization(org.organization.id);
+    const flow = await recruiting.flows.create.mutate({ name: 'Audited flow', positionId: position.id, stages: [{ name: 'AI interview', kind: 'ai_interview' }, { name: 'Review', kind: 'review' }] });
+    const enrolled = await call('POST', `/api/v1/hiring-flows/${flow.id}/candidates`, { key: org.key, body: { candidate: { email: `enrolled-${unique()}@example.test`, name: 'Enrolled Person' } } });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    const { id: enrollmentId, candidateId, interviewId } = enrolled.body.data as { id: string; candidateId: string; interviewId: string };
+    assert.ok(interviewId, 'the first stage scheduled an interview');
+    const requestId = enrolled.headers.get('x-request-id');
+    for (const [id, action] of [[enrollmentId, 'hiring_flow.candidate_enrolled'], [candidateId, 'candidate.created'], [interviewId, 'interview.scheduled']]) {
+      const events = await auditEvents(org.key, { resourceId: id! });
+      assert.deepEqual(events.map((e) => [e.action, e.actor.type, e.actor.id, e.requestId]), [[action, 'api_key', org.keyId, requestId]], id);
+    }
+    const scheduled = await call('POST', '/api/v1/interviews', { key: org.key, body: { positionId: position.id, candidate: { email: `scheduled-${unique()}@example.test`, name: 'Scheduled Person' } } });
+    assert.equal(scheduled.status, 201, scheduled.text);
+    const events = await auditEvents(org.key, { resourceId: scheduled.body.data.candidate.id });
+    assert.deepEqual(events.map((e) => [e.action, e.actor.id, e.requestId]), [['candidate.created', org.keyId, scheduled.headers.get('x-request-id')]]);
   });
 
   it('a write that fails and rolls back leaves no audit event', async () => {

@@ -60,6 +60,8 @@ export async function tryInsertCandidate(trx: Db, organizationId: string, input:
   if (!row) return null;
   const candidate = toCandidate(row);
   await recordEvent(trx, SCHEMA, organizationId, 'candidate.created', candidate);
+  // Here, not in the route: a candidate made by an enrollment, an interview or an ATS event is audited too.
+  await recordAudit(trx, SCHEMA, organizationId, 'candidate.created', { type: 'candidate', id: candidate.id });
   return candidate;
 }
 
@@ -136,7 +138,13 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
   const unchanged =
     next.email === current.email && next.name === current.name && next.phone === current.phone && next.external_id === current.external_id &&
     next.source === current.source && JSON.stringify(next.metadata) === JSON.stringify(current.metadata);
-  if (unchanged) return toCandidate(current);
+  // Every accepted update is audited, one that changes nothing too; whoever asked for it (the
+  // API, the console, an ATS event).
+  const audited = () => recordAudit(trx, SCHEMA, organizationId, 'candidate.updated', { type: 'candidate', id });
+  if (unchanged) {
+    await audited();
+    return toCandidate(current);
+  }
   if (next.external_id !== null && (next.external_id !== current.external_id || next.source !== current.source)) {
     const taken = await trx
       .selectFrom('recruiting.candidates')
@@ -160,16 +168,13 @@ export async function updateCandidateRow(trx: Db, organizationId: string, id: st
   }
   const candidate = toCandidate(row);
   await recordEvent(trx, SCHEMA, organizationId, 'candidate.updated', candidate);
+  await audited();
   return candidate;
 }
 
 export async function updateCandidate(db: Kysely<RecruitingDB>, organizationId: string, id: string, change: UpdateCandidateBody): Promise<Candidate> {
   try {
-    return await db.transaction().execute(async (trx) => {
-      const candidate = await updateCandidateRow(trx, organizationId, id, change);
-      await recordAudit(trx, SCHEMA, organizationId, 'candidate.updated', { type: 'candidate', id });
-      return candidate;
-    });
+    return await db.transaction().execute((trx) => updateCandidateRow(trx, organizationId, id, change));
   } catch (err) {
     throw await lostUniqueRace(db, organizationId, change, err);
   }
@@ -197,11 +202,7 @@ async function lostUniqueRace(db: Db, organizationId: string, change: UpdateCand
 /** POST /candidates; a repeat of its Idempotency-Key scope returns the candidate it made (createOnce). */
 export function createCandidate(db: Kysely<RecruitingDB>, organizationId: string, input: CreateCandidateBody, idempotencyScope: string | null): Promise<Candidate> {
   return db.transaction().execute((trx) =>
-    createOnce(trx, SCHEMA, idempotencyScope, async () => {
-      const candidate = await insertCandidate(trx, organizationId, input);
-      await recordAudit(trx, SCHEMA, organizationId, 'candidate.created', { type: 'candidate', id: candidate.id });
-      return candidate;
-    }, (id) => getCandidate(trx, organizationId, id)));
+    createOnce(trx, SCHEMA, idempotencyScope, () => insertCandidate(trx, organizationId, input), (id) => getCandidate(trx, organizationId, id)));
 }
 
 /**

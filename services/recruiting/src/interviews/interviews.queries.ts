@@ -111,17 +111,15 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
     .executeTakeFirstOrThrow();
   const interview = toInterview({ ...row, candidate_email: candidate.email, candidate_name: candidate.name }, tokens);
   await recordEvent(trx, SCHEMA, organizationId, 'interview.scheduled', tokens.forEvent(interview));
+  // Here, not in the route: an interview that a hiring flow's stage or an ATS event schedules is audited too.
+  await recordAudit(trx, SCHEMA, organizationId, 'interview.scheduled', { type: 'interview', id: interview.id });
   return interview;
 }
 
 /** POST /interviews; a repeat of its Idempotency-Key scope returns the interview it made (createOnce). */
 export function scheduleInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, input: CreateInterviewBody, idempotencyScope: string | null): Promise<Interview> {
   return db.transaction().execute((trx) =>
-    createOnce(trx, SCHEMA, idempotencyScope, async () => {
-      const interview = await insertInterview(trx, tokens, organizationId, input);
-      await recordAudit(trx, SCHEMA, organizationId, 'interview.scheduled', { type: 'interview', id: interview.id });
-      return interview;
-    }, async (id) => toInterview(await getInterviewRow(trx, organizationId, id), tokens)));
+    createOnce(trx, SCHEMA, idempotencyScope, () => insertInterview(trx, tokens, organizationId, input), async (id) => toInterview(await getInterviewRow(trx, organizationId, id), tokens)));
 }
 
 export async function listInterviews(db: Db, codec: CursorCodec, tokens: InviteTokens, organizationId: string, query: ListInterviewsQuery, syncLagMs: number) {

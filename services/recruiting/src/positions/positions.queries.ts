@@ -79,6 +79,8 @@ export async function tryInsertPosition(trx: Db, organizationId: string, input: 
   await insertRubricVersion(trx, organizationId, row.id, rubric, now);
   const position = toPosition(row);
   await recordEvent(trx, SCHEMA, organizationId, 'position.created', position);
+  // Here, not in the route: a position made by an ATS event is audited too.
+  await recordAudit(trx, SCHEMA, organizationId, 'position.created', { type: 'position', id: position.id });
   return position;
 }
 
@@ -91,11 +93,7 @@ export async function insertPosition(trx: Db, organizationId: string, input: Cre
 /** POST /positions; a repeat of its Idempotency-Key scope returns the position it made (createOnce). */
 export function createPosition(db: Kysely<RecruitingDB>, organizationId: string, input: CreatePositionBody, idempotencyScope: string | null): Promise<Position> {
   return db.transaction().execute((trx) =>
-    createOnce(trx, SCHEMA, idempotencyScope, async () => {
-      const position = await insertPosition(trx, organizationId, input);
-      await recordAudit(trx, SCHEMA, organizationId, 'position.created', { type: 'position', id: position.id });
-      return position;
-    }, async (id) => toPosition(await getPositionRow(trx, organizationId, id))));
+    createOnce(trx, SCHEMA, idempotencyScope, () => insertPosition(trx, organizationId, input), async (id) => toPosition(await getPositionRow(trx, organizationId, id))));
 }
 
 /**
