@@ -248,6 +248,7 @@ describe('GET and DELETE /api/v1/webhooks/{id}', () => {
       const del = await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: org.key });
       assert.equal(del.status, 204);
       assert.equal(del.text, '');
+      assert.equal(del.headers.get('content-type'), null, 'no content, so no type');
       assert.equal((await call('GET', `/api/v1/webhooks/${hook.id}`, { key: org.key })).status, 404);
       assert.equal((await call('DELETE', `/api/v1/webhooks/${hook.id}`, { key: org.key })).status, 404);
       const list = await call('GET', '/api/v1/webhooks', { key: org.key });

@@ -103,7 +103,8 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
 }
 
 function success(route: ApiRoute, ctx: RestContext, data: unknown): RestResponse {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...ctx.response.headers };
+  // A 204 has no content, so no type for it either.
+  const headers: Record<string, string> = { ...(route.meta.successStatus === 204 ? {} : { 'Content-Type': 'application/json' }), ...ctx.response.headers };
   const location = route.meta.location;
   if (location) headers['Location'] = `/api/v1${location.replace('{id}', (data as { data: { id: string } }).data.id)}`;
   return { status: route.meta.successStatus ?? 200, headers, body: data === undefined ? '' : JSON.stringify(data) };
