@@ -381,6 +381,10 @@ describe('ATS event processing', () => {
     const { id, result } = await pushAndProcess(org, clash);
     assert.equal(result.status, 'failed', JSON.stringify(result));
     assert.equal(result.error?.code, 'candidate_exists');
+    // The event has no `candidateId` field to point at: the message names the other candidate's id.
+    const [holder] = await candidatesWithExternalId(org.key, first.candidate.externalId);
+    assert.ok(holder);
+    assert.ok(result.error?.message.includes(holder.id) && !result.error.message.includes('candidateId'), result.error?.message);
     const [unchanged] = await candidatesWithExternalId(org.key, second.candidate.externalId);
     assert.equal(unchanged?.email, second.candidate.email);
 

@@ -55,7 +55,11 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
   if (bySource) {
     if (update && (c.name || c.email)) {
       // The same update path as PATCH /candidates/{id}: e-mail uniqueness, `candidate.updated`.
-      const candidate = await updateCandidateRow(trx, organizationId, bySource.id, { name: c.name, email: c.email });
+      const candidate = await updateCandidateRow(trx, organizationId, bySource.id, { name: c.name, email: c.email }).catch((err: unknown) => {
+        // The API's message points at a `candidateId` field, which the processed event does not have: name the id here.
+        if (!(err instanceof AppError && err.code === 'candidate_exists')) throw err;
+        throw new AppError('candidate_exists', `The new e-mail of candidate ${c.externalId} belongs to another candidate, ${String(err.extra?.['candidateId'])}.`, undefined, err.extra);
+      });
       return { candidate, action: 'updated' as const };
     }
     return { candidate: toCandidate(bySource), action: 'matched' as const };
