@@ -49,6 +49,23 @@ describe('Idempotency-Key on POST (PRODUCT.md §6)', () => {
     assert.equal(recorded.rowCount, 1, 'one record, with the write');
   });
 
+  it("a retry with another body after the gateway's record is gone is 422 idempotency_key_reused at the service, and writes nothing", async () => {
+    // The service records the body's fingerprint with the key: what the gateway would have said.
+    const idem = `k-crash-other-${Date.now()}`;
+    const headers = { 'idempotency-key': idem };
+    const first = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'First body' }, headers });
+    assert.equal(first.status, 201, first.text);
+    await db.query('delete from gateway.idempotency_keys where api_key_id = $1 and idempotency_key = $2', [org.keyId, idem]);
+    const other = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'Another body' }, headers });
+    assert.equal(other.status, 422, other.text);
+    assert.equal(other.body.error.code, 'idempotency_key_reused');
+    const same = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'First body' }, headers });
+    assert.equal(same.status, 201, same.text);
+    assert.equal(same.body.data.id, first.body.data.id, 'the same body still gets the first write');
+    const made = await db.query("select count(*)::int as n from recruiting.positions where organization_id = $1 and title = 'Another body'", [org.organization.id]);
+    assert.equal(made.rows[0].n, 0);
+  });
+
   it("positions and interviews (no natural unique key): a retry after the gateway's record is gone makes no second one", async () => {
     const tag = `crash-${Date.now()}`;
     const retried = async (path: string, payload: unknown) => {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, SecretBox, sql, type Logger } from '@hireloop/platform';
 import { ID_PREFIXES, IDEMPOTENCY_KEY_MAX } from '@hireloop/contracts';
 import type { GatewayDb } from '../db.js';
+import { bodyFingerprint } from './body-fingerprint.js';
 import { erasedAmong, VOIDED_REPLY } from './erasure-replies.js';
 import { locals } from '../request-context.js';
 import { sendError } from './errors.js';
@@ -13,10 +13,6 @@ import { reachesInput, routeOf } from '../rest/dispatch.js';
 const LEASE_SECONDS = 60;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
-/** SHA-256 of the body as parsed and written again: whitespace is not part of it, member order is (docs/api.md). */
-function fingerprint(req: Request): string {
-  return createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
-}
 
 /**
  * Idempotency-Key for every POST to a route (PRODUCT.md §6), in one place, around the route's
@@ -46,7 +42,7 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     const caller = locals(req).caller!;
     // `/positions/` and `/POSITIONS` reach the route of `/positions`: one record for all of them.
     const id = { api_key_id: caller.key.id, method: req.method, path: route.path, idempotency_key: idemKey };
-    const print = fingerprint(req);
+    const print = bodyFingerprint(req);
     try {
       // Forget records older than 24 h for this key before claiming.
       await db.deleteFrom('gateway.idempotency_keys').where((eb) => eb.and(id)).where('created_at', '<', sql<Date>`now() - interval '24 hours'`).execute();
@@ -90,7 +86,9 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     const { status, body } = response;
     const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
     try {
-      if (status >= 500) await release();
+      // A service's own idempotency_key_reused is not this body's answer to keep: the key still
+      // belongs to the first body, which the service replays (service-idempotency.ts).
+      if (status >= 500 || refusedAsReused(status, body)) await release();
       else {
         const subjects = subjectIdsOf(body);
         const completed = { state: 'completed', locked_until: null, response_status: status, response_body: body === '' ? '' : box.seal(body), response_headers: JSON.stringify(headers), subject_ids: subjects } as const;
@@ -106,6 +104,15 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
     }
     sendRestResponse(res, response);
   };
+}
+
+function refusedAsReused(status: number, body: string): boolean {
+  if (status !== 422) return false;
+  try {
+    return (JSON.parse(body) as { error?: { code?: unknown } }).error?.code === 'idempotency_key_reused';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { AppError, appErrorOf, clientIpPrefix, databaseUnavailable, idempotencyScope, isTransientDatabaseError, type CallContext, type Logger } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals, type ApiCaller } from '../request-context.js';
+import { bodyFingerprint } from '../api/body-fingerprint.js';
 import { internalError } from '../api/errors.js';
 import { restErrorResponse, type RestResponder, type RestResponse } from '../api/rest-response.js';
 import type { RestRouter } from './router.js';
@@ -155,10 +156,12 @@ function misplacedPathParams(route: ApiRoute, query: object, body: unknown): App
  * The Idempotency-Key of a POST, scoped to the caller's API key and the route's one spelling of
  * the path, for the owning service to record with its write (PRODUCT.md §6): the same record key
  * the gateway's own idempotency uses. Each service procedure names it for itself
- * (procedureScope), so two writes of one request never share a record.
+ * (procedureScope), so two writes of one request never share a record. The body's fingerprint
+ * goes with it: a repeat with another body is 422 at the service too, if the gateway's record is
+ * gone (a 5xx after the write committed).
  */
-function forwardedIdempotency(req: Request, caller: ApiCaller, path: string): Pick<CallContext, 'idempotencyScope'> {
+function forwardedIdempotency(req: Request, caller: ApiCaller, path: string): Pick<CallContext, 'idempotencyScope' | 'idempotencyFingerprint'> {
   const key = req.headers['idempotency-key'];
   if (req.method !== 'POST' || typeof key !== 'string' || key.length === 0) return {};
-  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, `/api/v1${path}`, key) };
+  return { idempotencyScope: idempotencyScope(caller.key.id, req.method, `/api/v1${path}`, key), idempotencyFingerprint: bodyFingerprint(req) };
 }

@@ -3,7 +3,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { appErrorDataOf } from '@hireloop/contracts';
 import { AppError } from './errors.js';
 import type { InternalAuth } from './internal-auth.js';
-import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
+import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import type { InternalTokenCache } from './internal-auth.js';
 import { currentRequestId } from './request-id.js';
 import { serviceFetch } from './service-fetch.js';
@@ -22,6 +22,8 @@ export interface CallContext {
   actor?: string;
   /** Sent as IDEMPOTENCY_SCOPE_HEADER: the owning service records it with the write it makes. */
   idempotencyScope?: string;
+  /** Sent as IDEMPOTENCY_FINGERPRINT_HEADER: the SHA-256 of the request body, recorded with the scope. */
+  idempotencyFingerprint?: string;
 }
 
 
@@ -95,6 +97,7 @@ async function callHeaders(tokens: InternalTokenCache, call: CallContext): Promi
   if (ipPrefix) headers[CLIENT_IP_PREFIX_HEADER] = ipPrefix;
   if (actor) headers[AUDIT_ACTOR_HEADER] = actor;
   if (call.idempotencyScope) headers[IDEMPOTENCY_SCOPE_HEADER] = call.idempotencyScope;
+  if (call.idempotencyScope && call.idempotencyFingerprint) headers[IDEMPOTENCY_FINGERPRINT_HEADER] = call.idempotencyFingerprint;
   return headers;
 }
 

@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { z } from 'zod';
+import { AppError } from './errors.js';
 import { purgeInBatches } from './purge.js';
 
 /**
@@ -9,6 +11,21 @@ import { purgeInBatches } from './purge.js';
  * the transaction of the write, so a retry after a gateway crash finds the original result.
  */
 export const IDEMPOTENCY_SCOPE_HEADER = 'x-idempotency-scope';
+
+/**
+ * The header that carries the SHA-256 of the request's body beside the scope: the service records
+ * it with the scope, and a repeat of the scope with another body is 422 idempotency_key_reused,
+ * even when the gateway's own record (which compares bodies first) is gone.
+ */
+export const IDEMPOTENCY_FINGERPRINT_HEADER = 'x-idempotency-fingerprint';
+
+/** The fingerprint of the call being served (set by the procedure builders, trpc.ts), for runOnce. */
+const callFingerprint = new AsyncLocalStorage<string>();
+
+/** Runs `fn` with the call's body fingerprint, which runOnce records and compares. */
+export function withRequestFingerprint<T>(fingerprint: string | null | undefined, fn: () => T): T {
+  return fingerprint ? callFingerprint.run(fingerprint, fn) : fn();
+}
 
 const sha256 = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 
@@ -58,9 +75,14 @@ export async function runOnce<T>(
 ): Promise<T> {
   if (!scope) return run();
   const table = sql.id(schema, 'idempotency_records');
-  const claimed = await sql`insert into ${table} (scope) values (${scope}) on conflict do nothing`.execute(trx);
+  const fingerprint = callFingerprint.getStore() ?? null;
+  const claimed = await sql`insert into ${table} (scope, fingerprint) values (${scope}, ${fingerprint}) on conflict do nothing`.execute(trx);
   if (Number(claimed.numAffectedRows ?? 0) === 0) {
-    const { rows } = await sql<{ resource_id: string | null }>`select resource_id from ${table} where scope = ${scope}`.execute(trx);
+    const { rows } = await sql<{ resource_id: string | null; fingerprint: string | null }>`select resource_id, fingerprint from ${table} where scope = ${scope}`.execute(trx);
+    // A record from before fingerprints, or a call without one, is not compared.
+    if (fingerprint && rows[0]?.fingerprint && rows[0].fingerprint !== fingerprint) {
+      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+    }
     const recorded = rows[0]?.resource_id;
     if (recorded != null) return replayable.replay(recorded);
     // Recorded without a result (it cannot be: both are written in one transaction); run.

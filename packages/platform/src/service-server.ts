@@ -6,7 +6,7 @@ import { InternalTokenVerifier } from './internal-auth.js';
 import type { KeyRing } from './keys.js';
 import { appErrorOf, type ServiceContext } from './trpc.js';
 import { createTrpcCallHandler } from './trpc-call-handler.js';
-import { IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
+import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_SCOPE_HEADER } from './service-idempotency.js';
 import { currentRequestId, newRequestId, isWellFormedRequestId, withRequestId } from './request-id.js';
 import { AUDIT_ACTOR_HEADER, CLIENT_IP_PREFIX_HEADER } from './audit.js';
 
@@ -32,7 +32,9 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
     const scope = req.headers[IDEMPOTENCY_SCOPE_HEADER];
     const idempotencyScope = typeof scope === 'string' && /^[0-9a-f]{64}$/.test(scope) ? scope : null;
-    return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) }, idempotencyScope };
+    const fingerprint = req.headers[IDEMPOTENCY_FINGERPRINT_HEADER];
+    const idempotencyFingerprint = idempotencyScope && typeof fingerprint === 'string' && /^[0-9a-f]{64}$/.test(fingerprint) ? fingerprint : null;
+    return { auth: await verifier.verify(token), requestId: currentRequestId() ?? newRequestId(), auditHeaders: { ipPrefix: headerValue(req, CLIENT_IP_PREFIX_HEADER), actor: headerValue(req, AUDIT_ACTOR_HEADER) }, idempotencyScope, idempotencyFingerprint };
   };
   const onError = ({ error, path }: { error: TRPCError; path: string | undefined }) => {
     if (!appErrorOf(error)) options.logger.error({ err: error, path, requestId: currentRequestId() }, 'procedure failed');

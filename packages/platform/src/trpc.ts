@@ -7,7 +7,7 @@ import { appErrorFromClientError } from './service-client.js';
 import { databaseUnavailable, isTransientDatabaseError } from './database-errors.js';
 import type { InternalAuth } from './internal-auth.js';
 import { auditContextOf, runWithAuditContext } from './audit.js';
-import { procedureScope } from './service-idempotency.js';
+import { procedureScope, withRequestFingerprint } from './service-idempotency.js';
 
 /** Procedure metadata: the REST mapping (gateway only) and the API-key scope a route requires. */
 export type ProcedureMeta = OpenApiMeta & {
@@ -93,6 +93,8 @@ export interface ServiceContext {
    * procedure it is already named for that procedure (procedureScope): record it as it is.
    */
   idempotencyScope?: string | null;
+  /** The SHA-256 of the request body beside the scope (IDEMPOTENCY_FINGERPRINT_HEADER), or null: runOnce records and compares it. */
+  idempotencyFingerprint?: string | null;
 }
 
 export type ServiceAuthed = ServiceContext & { auth: InternalAuth };
@@ -119,9 +121,10 @@ export function createServiceProcedures() {
   // The forwarded Idempotency-Key scope is named for the procedure called, so that it is only
   // ever honoured by the procedure it was recorded by (service-idempotency.ts).
   const internalProcedure = withAppErrors.use(({ ctx, path, next }) => {
-    if (!ctx.auth) throw toTRPCError(new AppError('unauthenticated', 'This service requires an internal token.'));
+    const auth = ctx.auth;
+    if (!auth) throw toTRPCError(new AppError('unauthenticated', 'This service requires an internal token.'));
     const idempotencyScope = ctx.idempotencyScope ? procedureScope(ctx.idempotencyScope, path) : null;
-    return next({ ctx: { ...ctx, auth: ctx.auth, idempotencyScope } });
+    return withRequestFingerprint(idempotencyScope ? ctx.idempotencyFingerprint : null, () => next({ ctx: { ...ctx, auth, idempotencyScope } }));
   });
   const systemProcedure = internalProcedure.use(({ ctx, next }) => {
     if (ctx.auth.sub !== 'system') throw toTRPCError(new AppError('forbidden', 'Only the platform itself may call this.'));

@@ -17,6 +17,7 @@ import * as m0015 from './0015_pending_endpoints.js';
 import * as m0016 from './0016_attempt_excerpts_by_event.js';
 import * as m0017 from './0017_deliveries_due_replaced.js';
 import * as m0018 from './0018_deliveries_without_foreign_keys.js';
+import * as m0019 from './0019_idempotency_fingerprints.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_attempt_excerpts_by_event': m0016,
   '0017_deliveries_due_replaced': m0017,
   '0018_deliveries_without_foreign_keys': m0018,
+  '0019_idempotency_fingerprints': m0019,
 };

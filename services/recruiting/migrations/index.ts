@@ -18,6 +18,7 @@ import * as m0016 from './0016_audit_events.js';
 import * as m0017 from './0017_idempotency_records.js';
 import * as m0018 from './0018_interviewer_rubric.js';
 import * as m0019 from './0019_interview_conversation.js';
+import * as m0020 from './0020_idempotency_fingerprints.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_idempotency_records': m0017,
   '0018_interviewer_rubric': m0018,
   '0019_interview_conversation': m0019,
+  '0020_idempotency_fingerprints': m0020,
 };
