@@ -13,7 +13,6 @@ import { reachesInput, routeOf } from '../rest/dispatch.js';
 const LEASE_SECONDS = 60;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
-
 /**
  * Idempotency-Key for every POST to a route (PRODUCT.md §6), in one place, around the route's
  * response (`respond`, the dispatcher, produces it as a value; this is where it is both stored and
@@ -106,6 +105,7 @@ export function idempotency(db: GatewayDb, box: SecretBox, logger: Logger, respo
   };
 }
 
+/** Whether a response is the owning service's 422 `idempotency_key_reused` (its record's fingerprint differs). */
 function refusedAsReused(status: number, body: string): boolean {
   if (status !== 422) return false;
   try {

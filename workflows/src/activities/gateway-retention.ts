@@ -27,8 +27,10 @@ export function createGatewayRetentionActivities({ gatewayDatabaseUrl, retention
      * The erasure's gateway step (activities/erasure.ts): the stored idempotent responses that name
      * one of `ids` are voided, in batches. A voided record keeps its key and fingerprint until the
      * purge (PRODUCT.md §6): a retry with the same body is 404, and with another body 422
-     * `idempotency_key_reused`, not a new run. The ids join the erased ones, so a reply still in
-     * flight that names one is stored voided too (gateway/src/api/erasure-replies.ts).
+     * `idempotency_key_reused`, not a new run. The ids join the erased ones, so a reply stored
+     * after this step that names one is stored voided too (gateway/src/api/erasure-replies.ts);
+     * the step takes no lock, so the ordering against a store at the same moment is the DELETE's
+     * own (it records the ids it could name under the organization's lock).
      */
     async voidStoredResponses(ids: string[]): Promise<number> {
       await sql`insert into gateway.erased_subjects (id) select unnest(${ids}::text[]) on conflict (id) do nothing`.execute(db);
