@@ -264,4 +264,37 @@ describe('the invite page in a real browser', { skip }, () => {
     await context.close();
     assert.equal((await api(`/interviews/${interview.id}`)).status, 'completed');
   });
+
+  it('the time left is kept current, announced at 10 minutes and when the time is up, and not in between', async () => {
+    const interview = await schedule(org.key, positionId);
+    const context = await s.browser.newContext();
+    const page = await context.newPage();
+    // The page's own clock, moved on by the test: the budget is 30 minutes.
+    await page.clock.install();
+    await page.goto(interview.inviteUrl);
+    await page.click('#start');
+    await page.waitForSelector('#turn-text');
+    const announced = () => page.textContent('#time-announcer');
+    const shown = () => page.textContent('#time-left');
+    assert.match((await shown()) ?? '', /About 30 minutes left/);
+
+    await page.clock.fastForward('06:00');
+    assert.match((await shown()) ?? '', /About 24 minutes left/);
+    assert.equal(await announced(), '', 'no announcement between the marks');
+
+    await page.clock.fastForward('14:10');
+    assert.match((await shown()) ?? '', /About 10 minutes left/);
+    assert.match((await announced()) ?? '', /About 10 minutes left/);
+
+    await page.clock.fastForward('02:00');
+    assert.match((await shown()) ?? '', /About 8 minutes left/);
+    assert.match((await announced()) ?? '', /About 10 minutes left/, 'the last announcement stays; the minutes in between are not announced');
+
+    await page.clock.fastForward('08:00');
+    assert.match((await shown()) ?? '', /The suggested time is up/);
+    assert.match((await announced()) ?? '', /The suggested time is up/);
+    // Past the budget the candidate can still answer (PRODUCT.md §12): the form stays.
+    assert.equal(await page.locator('#answer').count(), 1);
+    await context.close();
+  });
 });
