@@ -77,6 +77,8 @@ describe('console: candidates', { skip }, () => {
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByText('A candidate with this e-mail exists already.').waitFor();
       assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), await page.getByLabel('E-mail').getAttribute('id'), 'the server\'s refusal takes the focus to its field');
       await page.getByRole('link', { name: 'Open the candidate with this e-mail' }).waitFor();
       await assertNoOverflow(page, `candidate edit with errors at ${width} px`);
 

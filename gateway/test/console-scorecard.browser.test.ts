@@ -53,6 +53,8 @@ describe('console: rubric, scorecard with evidence, and versions', { skip }, () 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.locator('[aria-invalid="true"]').first().waitFor();
     assert.equal(await page.getByLabel('Competency 2 weight').getAttribute('aria-invalid'), 'true', 'a weight outside 1–10 is refused on its field');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), await page.getByLabel('Competency 2 weight').getAttribute('id'), 'the focus moves to the field refused');
     await page.getByLabel('Competency 2 weight').fill('3');
     await page.getByLabel('Competency 2 anchor 5').fill('Finds the root cause and proves it with a measurement.');
     await page.getByRole('button', { name: 'Save changes' }).click();
