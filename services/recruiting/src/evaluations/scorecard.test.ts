@@ -40,6 +40,19 @@ describe('the scorecard of a model evaluation', () => {
     assert.match(card.overallScoreReason!, /at least half/);
   });
 
+  it('a quote of 300 characters is kept and one of 301 is refused, counted in code points (an emoji is one)', () => {
+    const long = [{ id: 'turn_cccccccccccc3', text: `\u{1F600}\u{1F600}${'x'.repeat(400)}` }];
+    const card = buildScorecard(rubric.slice(0, 2), {
+      competencies: [
+        { key: 'communication', score: 4, rationale: 'x', quotes: [{ turnId: 'turn_cccccccccccc3', quote: `\u{1F600}${'x'.repeat(299)}` }] },
+        { key: 'ownership', score: 4, rationale: 'x', quotes: [{ turnId: 'turn_cccccccccccc3', quote: `\u{1F600}${'x'.repeat(300)}` }] },
+      ],
+    }, long);
+    assert.deepEqual(card.competencyScores[0]!.evidence.map((e) => [e.start, e.end]), [[1, 301]], '300 code points (301 UTF-16 units)');
+    assert.equal(card.competencyScores[1]!.score, null, '301 code points');
+    assert.equal(card.droppedQuotes, 1);
+  });
+
   it('at most three quotes per competency; the rest count as dropped', () => {
     const quotes = ['I explained', 'the plan', 'to the team', 'Then I owned'].map((quote) => ({ turnId: 'turn_aaaaaaaaaaaa1', quote }));
     const card = buildScorecard(rubric.slice(0, 1), { competencies: [{ key: 'communication', score: 3, rationale: 'x', quotes }] }, turns);

@@ -3,7 +3,8 @@ import { overallScoreOf } from './overall-score.js';
 import { quoteFinder } from './quotes.js';
 
 const MAX_EVIDENCE = 3;
-const MAX_QUOTE_UNITS = 300;
+/** The longest quote kept, in code points (PRODUCT.md §12; `start` and `end` count them too). */
+const MAX_QUOTE_CHARACTERS = 300;
 
 export interface Scorecard {
   competencyScores: CompetencyScore[];
@@ -39,7 +40,7 @@ export function buildScorecard(rubric: Competency[], output: ModelEvaluation, ca
     for (const q of said?.score != null ? said.quotes : []) {
       const find = turns.get(q.turnId);
       const verified = find ? find(q.quote) : null;
-      if (!verified || verified.quote.length > MAX_QUOTE_UNITS || evidence.length >= MAX_EVIDENCE) continue;
+      if (!verified || verified.end - verified.start > MAX_QUOTE_CHARACTERS || evidence.length >= MAX_EVIDENCE) continue;
       if (evidence.some((e) => e.turnId === q.turnId && e.start === verified.start && e.end === verified.end)) continue;
       evidence.push({ turnId: q.turnId, ...verified });
       kept++;
