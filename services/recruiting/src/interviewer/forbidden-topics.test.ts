@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FORBIDDEN_TERMS, findForbiddenTopic, foldForMatching, WORK_PHRASES, type ProtectedTopic } from './forbidden-topics.js';
+import { FALSE_FRIENDS, FORBIDDEN_TERMS, findForbiddenTopic, foldForMatching, MARKERS, WORK_PHRASES, type ProtectedTopic } from './forbidden-topics.js';
 
 const TOPICS: ProtectedTopic[] = [
   'age', 'family', 'pregnancy_children', 'marital_status', 'health_disability', 'religion', 'origin', 'citizenship',
@@ -120,6 +120,50 @@ describe('forbidden topics: follow-ups that are dropped', () => {
     assert.equal(findForbiddenTopic('Are you married?', 'de')?.topic, 'marital_status');
   });
 
+  it('an English interview is also checked against German: a model may stray either way', () => {
+    for (const [question, topic] of [['Wie alt sind Sie?', 'age'], ['Haben Sie Kinder?', 'pregnancy_children'], ['Sind Sie verheiratet?', 'marital_status']] as const) {
+      assert.equal(findForbiddenTopic(question, 'en')?.topic, topic, question);
+    }
+    // A false friend counts where the text reads as its language.
+    assert.equal(findForbiddenTopic('Haben Sie ein Kind?', 'en')?.topic, 'pregnancy_children');
+    assert.equal(findForbiddenTopic('Do you take time off for Eid?', 'de')?.topic, 'religion');
+    assert.equal(findForbiddenTopic('Hat der Zeuge einen Eid geleistet?', 'de'), null);
+  });
+
+  // Found by a black-box run (2026-11-29): each reached the page.
+  const strays: [string, 'en' | 'de', ProtectedTopic][] = [
+    ['Where are you originally from?', 'en', 'origin'],
+    ["What's your home country?", 'en', 'origin'],
+    ['Are you over 40?', 'en', 'age'],
+    ['Are you too old for a startup?', 'en', 'age'],
+    ['Are you single?', 'en', 'marital_status'],
+    ['Are you in a relationship?', 'en', 'marital_status'],
+    ['Are you a mother?', 'en', 'family'],
+    ['Is there anyone at home who depends on you?', 'en', 'family'],
+    ['Are you Catholic?', 'en', 'religion'],
+    ['Which holidays do you celebrate?', 'en', 'religion'],
+    ['Are you HIV positive?', 'en', 'health_disability'],
+    ['Have you had any surgeries?', 'en', 'health_disability'],
+    ['Are you Black?', 'en', 'origin'],
+    ['Are you Hispanic?', 'en', 'origin'],
+    ['Did you join the strike?', 'en', 'union_membership'],
+    ['Sind Sie katholisch?', 'de', 'religion'],
+    ['Sind Sie evangelisch?', 'de', 'religion'],
+    ['Haben Sie einen Partner?', 'de', 'family'],
+    ['Leben Sie in einer Beziehung?', 'de', 'marital_status'],
+    ['Sind Sie zu alt für ein Startup?', 'de', 'age'],
+    ['Sind Sie in psychotherapeutischer Behandlung?', 'de', 'health_disability'],
+  ];
+  for (const [question, language, topic] of strays) {
+    it(`"${question}" (${language}) touches ${topic}`, () => assert.equal(findForbiddenTopic(question, language)?.topic, topic));
+  }
+
+  it('a soft hyphen, a zero-width space or a look-alike letter of another script does not hide a term', () => {
+    for (const text of ['Do you have chil\u00ADdren?', 'Do you have chil\u200Bdren?', 'Are you m\u0430rried?', 'ARE YOU M\u0410RRIED?', 'Are you m\u03b1rried?']) {
+      assert.ok(findForbiddenTopic(text, 'en'), JSON.stringify(text));
+    }
+  });
+
   it('says which listed term matched, never the text itself', () => {
     const found = findForbiddenTopic('Tell me about your wife, Anna.', 'en');
     assert.deepEqual(found, { topic: 'marital_status', term: 'wife', language: 'en' });
@@ -136,6 +180,12 @@ describe('forbidden topics: follow-ups that pass', () => {
     ['How did you alter the schema without downtime?', 'en'],
     ['What was your role in the project, and what would you do differently?', 'en'],
     ['How did the leader election behave during the partition?', 'en'],
+    ['Was there a single owner for the service, or a single point of failure?', 'en'],
+    ['What was the parent process doing when the child process hung?', 'en'],
+    ['How did you build psychological safety in the team?', 'en'],
+    ['How did you strike a balance between speed and quality?', 'en'],
+    ['What did the black box tests miss?', 'en'],
+    ['Which parent component owned the state?', 'en'],
     ['Können Sie ein konkretes Beispiel nennen, wie Sie den Konflikt gelöst haben?', 'de'],
     ['Welche Art von Tests haben Sie geschrieben?', 'de'],
     ['Glauben Sie, dass die Lösung skaliert hätte?', 'de'],
@@ -171,10 +221,13 @@ function referenceFind(text: string, language: 'en' | 'de') {
   };
   const work = new RegExp(WORK_PHRASES.map(pattern).join('|'), 'gu');
   const folded = foldForMatching(text).replace(work, ' ');
+  const readsAs = (lang: 'en' | 'de') => new Set(folded.split(' ').filter((w) => MARKERS[lang].includes(w))).size >= 2;
   for (const [lang, lists] of Object.entries(FORBIDDEN_TERMS) as ['en' | 'de', Record<ProtectedTopic, readonly string[]>][]) {
-    if (lang !== language && lang !== 'en') continue;
     for (const [topic, terms] of Object.entries(lists) as [ProtectedTopic, readonly string[]][]) {
-      for (const term of terms) if (new RegExp(pattern(term), 'u').test(folded)) return { topic, term, language: lang };
+      for (const term of terms) {
+        if (FALSE_FRIENDS[lang].includes(term) && lang !== language && !readsAs(lang)) continue;
+        if (new RegExp(pattern(term), 'u').test(folded)) return { topic, term, language: lang };
+      }
     }
   }
   return null;
@@ -185,10 +238,10 @@ describe('forbidden topics: the word index means what one pattern per term meant
   const listedWords = [...new Set([...Object.values(FORBIDDEN_TERMS).flatMap((lists) => Object.values(lists).flat()), ...WORK_PHRASES].flatMap((t) => t.split(' ')))];
   const word = fc.oneof(
     fc.constantFrom(...listedWords).chain((w) => fc.tuple(fc.constantFrom('', 'en', 's', 'ung', '2'), fc.constantFrom('s', 'z', 'ä', 'x')).map(([tail, letter]) => w.replace(/\*$/, tail).replaceAll('?', letter))),
-    fc.constantFrom('the', 'you', 'your', 'how', 'stage', 'kind', 'Kind', 'Ihre', 'what', 'team', 'a', 'or', 'ALTER', 'Mütter', 'Ehe', 'ﬁance'),
+    fc.constantFrom('the', 'you', 'your', 'how', 'stage', 'kind', 'Kind', 'Ihre', 'what', 'team', 'a', 'or', 'ALTER', 'Mütter', 'Ehe', 'ﬁance', 'Eid', 'single', 'haben', 'sind'),
     fc.string({ unit: fc.constantFrom('a', 'e', 'n', 's', 'ä', 'ß', '1'), minLength: 1, maxLength: 6 }),
   );
-  const separator = fc.constantFrom(' ', ' ', ' ', ', ', '-', '\n', '... ', '\u00a0', "'");
+  const separator = fc.constantFrom(' ', ' ', ' ', ', ', '-', '\n', '... ', '\u00a0', "'", ' Sie ', ' und ', ' the ', ' you ');
   const text = fc.array(fc.tuple(word, separator), { maxLength: 12 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
 
   it('the same first term, or none, for any text in either language', () => {

@@ -4,11 +4,14 @@
  * and the next scripted question follows. It errs on the side of dropping: a lost follow-up costs
  * a little evidence, a question about a candidate's family or health is unlawful to ask.
  *
- * A follow-up is checked against its interview's language and against English, the language a
- * model falls back to when it strays. Not every list against every text: German "Kind" (child) is
- * English "kind" (sort), English "alter" is German "Alter" (age). Matching is on folded text (NFKC, lower case, no
- * diacritics, one space between words) at word starts; a term ending in `*` also matches longer
- * words (German compounds, English inflections).
+ * A follow-up is checked against every supported language's list, whatever its interview's
+ * language: a model that strays into another language must not get past the check. The few terms
+ * that are everyday words of another supported language (FALSE_FRIENDS: German "Kind" (child) is
+ * English "kind" (sort), German "Alter" (age) is English "alter") count only in their own
+ * language's interview, or in a text that reads as their language (MARKERS: two of its function
+ * words). Matching is on folded text (format characters removed, look-alike letters of other
+ * scripts read as Latin, NFKC, lower case, no diacritics, one space between words) at word starts;
+ * a term ending in `*` also matches longer words (German compounds, English inflections).
  */
 
 export type ProtectedTopic =
@@ -29,33 +32,33 @@ export type ProtectedTopic =
 type TermLists = Record<ProtectedTopic, readonly string[]>;
 
 const ENGLISH: TermLists = {
-  age: ['age', 'ages', 'aged', 'how old', 'older', 'younger', 'born', 'birthday*', 'birth date', 'date of birth', 'year of birth', 'retirement*', 'retire', 'retiring', 'plan to retire', 'graduation year', 'year did you graduate', 'your generation'],
-  family: ['family', 'families', 'relatives', 'parents', 'your mother', 'your father', 'caregiv*', 'caring for', 'your partner', 'life partner', 'boyfriend*', 'girlfriend*'],
+  age: ['age', 'ages', 'aged', 'how old', 'older', 'younger', 'born', 'birthday*', 'birth date', 'date of birth', 'year of birth', 'retirement*', 'retire', 'retiring', 'plan to retire', 'graduation year', 'year did you graduate', 'your generation', 'too old', 'too young', 'are you over', 'are you under', 'your 20s', 'your 30s', 'your 40s', 'your 50s', 'your 60s', 'your twenties', 'your thirties', 'your forties', 'your fifties', 'your sixties', 'elderly'],
+  family: ['family', 'families', 'relatives', 'parents', 'your mother', 'your father', 'caregiv*', 'caring for', 'your partner', 'life partner', 'boyfriend*', 'girlfriend*', 'mother', 'mothers', 'father', 'fathers', 'mom', 'mum', 'dad', 'parent', 'grandparent*', 'grandchild*', 'sibling*', 'household', 'depends on you', 'dependents at home', 'anyone at home'],
   pregnancy_children: ['pregnan*', 'maternity', 'paternity', 'parental leave', 'child', 'children', 'childcare', 'childbirth', 'kid', 'kids', 'baby', 'babies', 'daycare', 'nanny', 'start a family'],
-  marital_status: ['married', 'marry', 'marriage', 'marital', 'spouse*', 'husband*', 'wife', 'wives', 'divorc*', 'widow*', 'engaged to', 'fiance*', 'single parent', 'maiden name', 'wedding*', 'honeymoon*'],
-  health_disability: ['health', 'healthy', 'illness*', 'ill', 'sick', 'sickness', 'disease*', 'disab*', 'handicap*', 'medical', 'medication*', 'diagnos*', 'therapy', 'therapist*', 'mental health', 'mental illness*', 'depression*', 'anxiety disorder*', 'menopaus*', 'injur*', 'chronic', 'hospitali?ed', 'hospitali?ation*', 'wheelchair*', 'impairment*', 'accommodation for'],
-  religion: ['religio*', 'faith', 'church*', 'mosque*', 'synagogue*', 'temple*', 'pray*', 'worship*', 'god', 'gods', 'christian*', 'muslim*', 'islam*', 'jewish', 'jew', 'jews', 'hindu*', 'buddhis*', 'sikh*', 'atheis*', 'sabbath', 'ramadan', 'kosher', 'halal', 'holy day*', 'religious holiday*'],
-  origin: ['nationality', 'nationalities', 'ethnic*', 'race', 'races', 'racial', 'your origin*', 'ethnic origin*', 'national origin*', 'country of origin', 'ancestr*', 'heritage', 'native language', 'native speaker', 'mother tongue', 'first language', 'accent', 'where are you from', 'where were you born', 'where did you grow up', 'birthplace', 'country of birth', 'immigrant*', 'refugee*', 'asylum', 'caste', 'castes', 'skin colo*'],
+  marital_status: ['married', 'marry', 'marriage', 'marital', 'spouse*', 'husband*', 'wife', 'wives', 'divorc*', 'widow*', 'engaged to', 'fiance*', 'single parent', 'maiden name', 'wedding*', 'honeymoon*', 'are you single', 'single or', 'in a relationship', 'relationship status', 'significant other', 'dating'],
+  health_disability: ['health', 'healthy', 'illness*', 'ill', 'sick', 'sickness', 'disease*', 'disab*', 'handicap*', 'medical', 'medication*', 'diagnos*', 'therapy', 'therapist*', 'mental health', 'mental illness*', 'depression*', 'anxiety disorder*', 'menopaus*', 'injur*', 'chronic', 'hospitali?ed', 'hospitali?ation*', 'wheelchair*', 'impairment*', 'accommodation for', 'hiv', 'cancer*', 'diabet*', 'surger*', 'surgical', 'adhd', 'autis*', 'dyslexi*', 'psychiatr*', 'psycholog*', 'psychotherap*', 'addict*', 'rehab', 'rehabilitation', 'alcoholi*', 'deaf*', 'hearing loss', 'blind', 'hospital', 'hospitals', 'doctor', 'doctors', 'sick leave', 'sick days', 'vaccinat*', 'epilep*', 'seizure*', 'bipolar', 'schizophren*', 'ptsd'],
+  religion: ['religio*', 'faith', 'church*', 'mosque*', 'synagogue*', 'temple*', 'pray*', 'worship*', 'god', 'gods', 'christian*', 'muslim*', 'islam*', 'jewish', 'jew', 'jews', 'hindu*', 'buddhis*', 'sikh*', 'atheis*', 'sabbath', 'ramadan', 'kosher', 'halal', 'holy day*', 'religious holiday*', 'catholic*', 'protestant*', 'evangelical*', 'orthodox church*', 'orthodox jew*', 'mormon*', 'baptist*', 'lutheran*', 'methodist*', 'anglican*', 'jehovah*', 'pagan*', 'spiritual*', 'do you celebrate', 'holidays do you', 'christmas', 'easter', 'diwali', 'hanukkah', 'chanukah', 'eid', 'passover', 'yom kippur', 'rosh hashanah', 'bible*', 'quran', 'koran', 'torah', 'hijab*', 'headscarf', 'headscarves', 'turban*', 'kippah', 'yarmulke*'],
+  origin: ['nationality', 'nationalities', 'ethnic*', 'race', 'races', 'racial', 'your origin*', 'ethnic origin*', 'national origin*', 'country of origin', 'ancestr*', 'heritage', 'native language', 'native speaker', 'mother tongue', 'first language', 'accent', 'where are you from', 'where were you born', 'where did you grow up', 'birthplace', 'country of birth', 'immigrant*', 'refugee*', 'asylum', 'caste', 'castes', 'skin colo*', 'originally from', 'home country', 'home countries', 'hometown*', 'home town*', 'grew up', 'grow up', 'growing up', 'where you are from', 'are you black', 'are you white', 'black people', 'white people', 'black person', 'white person', 'person of colo?r', 'people of colo?r', 'hispanic*', 'latino*', 'latina*', 'latinx', 'asian*', 'caucasian*', 'african*', 'arab*', 'indigenous', 'aboriginal*', 'native american*', 'roma', 'gypsy', 'gypsies'],
   citizenship: ['citizen*', 'visa', 'visas', 'green card', 'work permit*', 'immigration', 'passport*', 'residency', 'resident status', 'authori?ed to work', 'work authori?ation', 'right to work', 'visa sponsor*'],
   sexual_orientation: ['sexual*', 'sexuality', 'gay', 'lesbian*', 'bisexual*', 'homosexual*', 'heterosexual*', 'queer', 'lgbt*'],
   gender_identity: ['gender*', 'transgender*', 'trans', 'nonbinary', 'non binary', 'pronoun*', 'sex', 'male', 'female', 'man or a woman', 'man or woman'],
-  union_membership: ['union', 'unions', 'unioni?e*', 'trade union*', 'labor union*', 'labour union*', 'collective bargaining', 'shop steward*'],
+  union_membership: ['union', 'unions', 'unioni?e*', 'trade union*', 'labor union*', 'labour union*', 'collective bargaining', 'shop steward*', 'strike', 'strikes', 'picket*', 'walkout*', 'works council*'],
   political_opinion: ['politic*', 'vote', 'voted', 'voting', 'voter*', 'election*', 'democrat*', 'republican*', 'socialis*', 'communis*', 'political party', 'political parties', 'activis*', 'protest*'],
   criminal_record: ['criminal*', 'crime*', 'arrest*', 'convict*', 'felon*', 'misdemeanor*', 'misdemeanour*', 'prison*', 'jail*', 'incarcerat*', 'police record', 'background check', 'offence*', 'offense*'],
 };
 
 const GERMAN: TermLists = {
-  age: ['alter', 'alt sind', 'wie alt', 'alters*', 'alteren', 'alterer', 'junger', 'jungeren', 'geboren', 'geburt*', 'jahrgang', 'rente', 'renten*', 'ruhestand', 'pension*', 'ihre generation'],
-  family: ['familie*', 'familien*', 'angehorige*', 'verwandt*', 'eltern', 'mutter', 'vater', 'pflegebedurftig*', 'angehorige pflegen', 'ihr partner', 'ihre partnerin', 'lebenspartner*', 'lebensgefahrt*', 'ihr freund', 'ihre freundin'],
+  age: ['alter', 'alt sind', 'wie alt', 'alters*', 'alteren', 'alterer', 'junger', 'jungeren', 'geboren', 'geburt*', 'jahrgang', 'rente', 'renten*', 'ruhestand', 'pension*', 'ihre generation', 'zu alt', 'zu jung', 'sind sie uber', 'sind sie unter', 'lebensjahr*'],
+  family: ['familie*', 'familien*', 'angehorige*', 'verwandt*', 'eltern', 'mutter', 'vater', 'pflegebedurftig*', 'angehorige pflegen', 'ihr partner', 'ihre partnerin', 'lebenspartner*', 'lebensgefahrt*', 'ihr freund', 'ihre freundin', 'einen partner', 'eine partnerin', 'ihren partner', 'ihrer partnerin', 'ihrem partner', 'geschwister', 'grosseltern', 'enkel*', 'mama', 'papa'],
   pregnancy_children: ['schwanger*', 'mutterschutz', 'mutterschaft*', 'elternzeit', 'elterngeld', 'kind', 'kinder*', 'kindes', 'baby*', 'kita*', 'nachwuchs', 'familienplanung'],
-  marital_status: ['verheiratet', 'heirat*', 'hochzeit*', 'flitterwochen', 'ehe', 'ehemann', 'ehefrau', 'ehepartner*', 'ehegatt*', 'familienstand', 'ledig', 'geschieden', 'scheidung*', 'verwitwet', 'verlobt*', 'alleinerziehend*', 'geburtsname'],
-  health_disability: ['gesundheit*', 'gesund', 'krank*', 'erkrank*', 'behinder*', 'schwerbehinder*', 'medizin*', 'medikament*', 'diagnos*', 'therapie*', 'psychisch*', 'depression*', 'wechseljahr*', 'chronisch*', 'arbeitsunfahig*', 'rollstuhl*', 'beeintrachtigung*'],
-  religion: ['religio*', 'glaubensrichtung*', 'glaubensgemeinschaft*', 'ihr glaube', 'ihren glauben', 'konfession*', 'kirche*', 'kirchen*', 'moschee*', 'synagoge*', 'tempel', 'beten', 'gebet*', 'gott', 'christ', 'christen*', 'christlich*', 'muslim*', 'muslimisch*', 'islam*', 'judisch*', 'jude', 'juden', 'hindu*', 'buddhis*', 'atheis*', 'ramadan', 'religiose feiertag*'],
-  origin: ['herkunft*', 'staatsangehorig*', 'nationalitat*', 'ethnisch*', 'ethnie*', 'rasse', 'abstammung', 'muttersprache*', 'erstsprache', 'ihr akzent', 'ihren akzent', 'woher kommen sie', 'wo sind sie geboren', 'wo sind sie aufgewachsen', 'geburtsort', 'geburtsland', 'migrationshintergrund', 'einwander*', 'fluchtling*', 'gefluchtet*', 'asyl*', 'kaste', 'hautfarbe'],
+  marital_status: ['verheiratet', 'heirat*', 'hochzeit*', 'flitterwochen', 'ehe', 'ehemann', 'ehefrau', 'ehepartner*', 'ehegatt*', 'familienstand', 'ledig', 'geschieden', 'scheidung*', 'verwitwet', 'verlobt*', 'alleinerziehend*', 'geburtsname', 'in einer beziehung', 'beziehungsstatus', 'single', 'feste freundin', 'festen freund', 'fester freund'],
+  health_disability: ['gesundheit*', 'gesund', 'krank*', 'erkrank*', 'behinder*', 'schwerbehinder*', 'medizin*', 'medikament*', 'diagnos*', 'therapie*', 'psychisch*', 'depression*', 'wechseljahr*', 'chronisch*', 'arbeitsunfahig*', 'rollstuhl*', 'beeintrachtigung*', 'psychotherap*', 'psychiatr*', 'psycholog*', 'in behandlung', 'arzt', 'arztin', 'arzte', 'krebs*', 'diabet*', 'hiv', 'suchterkrank*', 'alkoholi*', 'schwerhorig*', 'gehorlos*', 'blind', 'adhs', 'autis*', 'legasthen*', 'epilep*'],
+  religion: ['religio*', 'glaubensrichtung*', 'glaubensgemeinschaft*', 'ihr glaube', 'ihren glauben', 'konfession*', 'kirche*', 'kirchen*', 'moschee*', 'synagoge*', 'tempel', 'beten', 'gebet*', 'gott', 'christ', 'christen*', 'christlich*', 'muslim*', 'muslimisch*', 'islam*', 'judisch*', 'jude', 'juden', 'hindu*', 'buddhis*', 'atheis*', 'ramadan', 'religiose feiertag*', 'katholi*', 'evangelisch*', 'protestant*', 'orthodox*', 'freikirch*', 'zeugen jehovas', 'konfessionslos*', 'weihnachten', 'ostern', 'kopftuch*', 'bibel*', 'koran', 'tora', 'welche feiertage', 'feiertage feiern'],
+  origin: ['herkunft*', 'staatsangehorig*', 'nationalitat*', 'ethnisch*', 'ethnie*', 'rasse', 'abstammung', 'muttersprache*', 'erstsprache', 'ihr akzent', 'ihren akzent', 'woher kommen sie', 'wo sind sie geboren', 'wo sind sie aufgewachsen', 'geburtsort', 'geburtsland', 'migrationshintergrund', 'einwander*', 'fluchtling*', 'gefluchtet*', 'asyl*', 'kaste', 'hautfarbe', 'heimatland*', 'aufgewachsen', 'auslander*', 'schwarze', 'dunkelhautig*'],
   citizenship: ['staatsburger*', 'visum', 'visa', 'aufenthalts*', 'arbeitserlaubnis*', 'reisepass*', 'einburgerung*', 'greencard'],
   sexual_orientation: ['sexuell*', 'sexualitat', 'homosexuell*', 'heterosexuell*', 'bisexuell*', 'schwul*', 'lesbisch*', 'queer', 'lgbt*'],
   gender_identity: ['geschlecht*', 'transgender*', 'trans', 'nichtbinar*', 'divers', 'pronomen', 'mann oder frau'],
-  union_membership: ['gewerkschaft*', 'betriebsrat*', 'tarifverhandlung*', 'verdi', 'ig metall'],
+  union_membership: ['gewerkschaft*', 'betriebsrat*', 'tarifverhandlung*', 'verdi', 'ig metall', 'streik*'],
   political_opinion: ['politik*', 'politisch*', 'partei', 'parteien', 'parteimitglied*', 'wahlverhalten', 'wahlkampf*', 'bundestagswahl*', 'landtagswahl*', 'aktivis*'],
   criminal_record: ['vorstraf*', 'vorbestraft', 'fuhrungszeugnis*', 'strafregister*', 'straftat*', 'kriminell*', 'verhaftet', 'festgenommen', 'gefangnis*', 'haft', 'haftstraf*', 'verurteil*'],
 };
@@ -64,19 +67,55 @@ const GERMAN: TermLists = {
 export const FORBIDDEN_TERMS: Readonly<Record<'en' | 'de', TermLists>> = { en: ENGLISH, de: GERMAN };
 
 /**
+ * Listed terms that are everyday words of another supported language (German "Kind" and English
+ * "kind", German "Eid" (oath) and English "Eid"): they count in their own language's interview,
+ * or where the text reads as their language.
+ */
+export const FALSE_FRIENDS: Readonly<Record<'en' | 'de', readonly string[]>> = {
+  en: ['eid'],
+  de: ['kind', 'alter', 'alters*', 'mutter', 'divers', 'haft', 'single', 'orthodox*'],
+};
+
+/** Function words of each language: a text with two different ones reads as that language. */
+export const MARKERS: Readonly<Record<'en' | 'de', readonly string[]>> = {
+  en: ['you', 'your', 'the', 'and', 'are', 'is', 'do', 'did', 'have', 'what', 'how', 'where', 'when', 'which', 'of', 'to', 'for', 'with'],
+  de: ['sie', 'ihr', 'ihre', 'ihren', 'ihrem', 'ihrer', 'haben', 'hatten', 'sind', 'waren', 'und', 'der', 'das', 'ein', 'eine', 'einen', 'einer', 'nicht', 'wie', 'wo', 'woher', 'auch', 'oder', 'ist', 'bei', 'fur', 'uber', 'zu', 'noch'],
+};
+
+/**
  * Common phrases of work talk that contain a listed word but ask nothing protected. They are
  * blanked before matching, and only as whole phrases: "race condition" is engineering, "race" is
  * not.
  */
-export const WORK_PHRASES: readonly string[] = ['race condition*', 'health check*', 'healthcheck*', 'system health', 'union all', 'union type*', 'child process*', 'child component*', 'child node*', 'child element*', 'child class*', 'leader election*'];
+export const WORK_PHRASES: readonly string[] = [
+  'race condition*', 'health check*', 'healthcheck*', 'system health', 'union all', 'union type*', 'child process*', 'child component*', 'child node*', 'child element*', 'child class*', 'leader election*',
+  'parent process*', 'parent component*', 'parent class*', 'parent node*', 'parent element*', 'parent compan*', 'parent task*', 'parent ticket*', 'parent issue*', 'parent director*', 'parent folder*', 'parent span*', 'parent commit*', 'parent branch*', 'parent record*', 'parent table*', 'parent row*', 'parent key*', 'parent entit*', 'parent object*', 'parent pom', 'parent epic*', 'parent page*',
+  'psychological safety', 'psychologische sicherheit', 'blind spot*', 'double blind', 'blind review*', 'single point*', 'single source*', 'single sign*', 'single page*', 'single thread*', 'single responsibilit*', 'single tenant*', 'single node*', 'single region*', 'single instance*', 'single server*', 'single file*', 'single table*', 'single team*', 'single service*', 'single or multi*', 'single or double', 'strike a balance', 'strikes a balance', 'strike the right balance', 'lucky strike', 'grow up to', 'easter egg*',
+];
 
-/** NFKC, lower case, no combining marks (ä → a, é → e), ß → ss, and one space between words. */
+/**
+ * Cyrillic and Greek letters that look like Latin ones ("mаrried" with a Cyrillic а): read as the
+ * Latin letter, so a look-alike does not hide a term. No supported language writes them.
+ */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ɡ: 'g',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w',
+};
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
+
+/**
+ * Format characters removed (a soft hyphen or zero-width space inside a word does not split it),
+ * look-alike letters read as Latin, NFKC, lower case, no combining marks (ä → a, é → e), ß → ss,
+ * and one space between words.
+ */
 export function foldForMatching(text: string): string {
   return text
+    .replace(/\p{Cf}/gu, '')
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .normalize('NFKC')
     .toLowerCase()
+    .replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c]!)
     .replaceAll('ß', 'ss')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
@@ -155,12 +194,24 @@ interface ListedTerm {
   topic: ProtectedTopic;
   language: 'en' | 'de';
   term: string;
+  /** An everyday word of another supported language (FALSE_FRIENDS). */
+  falseFriend: boolean;
 }
 
 /** Every listed term, in list order (English first): a follow-up that touches several reports the first. */
-const LISTED: readonly ListedTerm[] = Object.entries(FORBIDDEN_TERMS).flatMap(([language, lists]) =>
-  Object.entries(lists).flatMap(([topic, terms]) => terms.map((term) => ({ topic: topic as ProtectedTopic, language: language as 'en' | 'de', term }))),
+const LISTED: readonly ListedTerm[] = (Object.entries(FORBIDDEN_TERMS) as ['en' | 'de', TermLists][]).flatMap(([language, lists]) =>
+  Object.entries(lists).flatMap(([topic, terms]) => terms.map((term) => ({ topic: topic as ProtectedTopic, language, term, falseFriend: FALSE_FRIENDS[language].includes(term) }))),
 );
+const TERM_INDEX = new TermIndex(LISTED.map((t) => ({ term: t.term, value: t })));
+const MARKER_SETS = Object.fromEntries(Object.entries(MARKERS).map(([language, words]) => [language, new Set(words)])) as Record<'en' | 'de', Set<string>>;
+
+/** Whether folded words read as `language`: two different function words of it. */
+function readsAs(words: readonly string[], language: 'en' | 'de'): boolean {
+  const markers = MARKER_SETS[language];
+  const seen = new Set<string>();
+  for (const word of words) if (markers.has(word) && seen.add(word).size >= 2) return true;
+  return false;
+}
 const WORK_PHRASE_INDEX = new TermIndex(WORK_PHRASES.map((term) => ({ term, value: term })));
 
 export interface ForbiddenTopicMatch {
@@ -172,13 +223,6 @@ export interface ForbiddenTopicMatch {
 
 export type InterviewerLanguage = keyof typeof FORBIDDEN_TERMS;
 
-/** Per interview language, the terms checked for it: its own and English's. */
-const TERMS_FOR = Object.fromEntries(
-  (Object.keys(FORBIDDEN_TERMS) as InterviewerLanguage[]).map((language) => [
-    language,
-    new TermIndex(LISTED.filter((t) => t.language === language || t.language === 'en').map((t) => ({ term: t.term, value: t }))),
-  ]),
-) as Record<InterviewerLanguage, TermIndex<ListedTerm>>;
 
 /**
  * Takes the work phrases out of a text's words, as a replace with one pattern of them all would:
@@ -200,16 +244,23 @@ function blankWorkPhrases(words: string[]): void {
 }
 
 /**
- * The first protected topic a follow-up touches, in its interview's language or in English, or
- * null when it touches none. Work phrases are taken out first, and no term spans the gap they leave.
+ * The first protected topic a follow-up touches, in any supported language (a false friend only
+ * in its own: see the top of this file), or null when it touches none. Work phrases are taken out
+ * first, and no term spans the gap they leave.
  */
 export function findForbiddenTopic(text: string, language: InterviewerLanguage): ForbiddenTopicMatch | null {
   const words = foldForMatching(text).split(' ');
   blankWorkPhrases(words);
+  const reads = new Map<'en' | 'de', boolean>();
+  const counts = (t: ListedTerm) => {
+    if (!t.falseFriend || t.language === language) return true;
+    if (!reads.has(t.language)) reads.set(t.language, readsAs(words, t.language));
+    return reads.get(t.language)!;
+  };
   let first: ListedTerm | null = null;
   let firstOrder = Infinity;
-  for (const { value, order } of TERMS_FOR[language].matches(words)) {
-    if (order < firstOrder) [first, firstOrder] = [value, order];
+  for (const { value, order } of TERM_INDEX.matches(words)) {
+    if (order < firstOrder && counts(value)) [first, firstOrder] = [value, order];
   }
   return first && { topic: first.topic, term: first.term, language: first.language };
 }
