@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { newPosition, schedule, startInvite, submitInvite, tokenOf, uniqueEmail } from './interview-helpers.js';
+import { INVITE_TEXTS } from '../src/invite/invite-texts.js';
 
 let db: pg.Client;
 before(async () => {
@@ -284,6 +285,13 @@ describe('interview state machine (PRODUCT.md §7)', () => {
     assert.equal((await get(started.id)).status, 'in_progress', 'within its budget past expiresAt, a started interview goes on');
     await db.query(`update recruiting.interviews set expires_at = now() - make_interval(mins => duration_minutes) - interval '1 second' where id = $1`, [started.id]);
     assert.equal((await get(started.id)).status, 'expired', 'past expiresAt plus its budget it is expired');
+    // The expired page says until when the invite could be used: for a started one, the deadline it was given.
+    const { rows: [ends] } = await db.query(
+      `select id, expires_at, expires_at + make_interval(mins => duration_minutes) as finish_by from recruiting.interviews where id = $1`, [started.id]);
+    const expiredPage = async (inviteUrl: string) => (await fetch(inviteUrl)).text();
+    const en = INVITE_TEXTS.en;
+    assert.ok((await expiredPage(started.inviteUrl)).includes(en.expiredBody(ends.finish_by.toISOString())), 'a started interview was valid until expiresAt plus its budget');
+    assert.ok((await expiredPage(i.inviteUrl)).includes(en.expiredBody((await get(i.id)).expiresAt)), 'one never started, until expiresAt');
     // The status filter means the status the client sees, before the sweep as after it.
     const listed = async (status: string) =>
       ((await call('GET', `/api/v1/interviews?status=${status}&positionId=${positionId}&limit=100`, { key: org.key })).body.data as { id: string }[]).map((x) => x.id);

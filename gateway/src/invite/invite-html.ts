@@ -134,7 +134,7 @@ ${agreeForm(view, action('start'), t.agreeContinue)}`);
     case 'cancelled':
       return page(t, t.cancelledTitle, `${header(t, view)}<h2>${escape(t.cancelled)}</h2><p>${escape(t.cancelledBody)}</p>`);
     case 'expired':
-      return page(t, t.expiredTitle, `${header(t, view)}<h2>${escape(t.expired)}</h2><p>${escape(t.expiredBody(view.expiresAt))}</p>`);
+      return page(t, t.expiredTitle, `${header(t, view)}<h2>${escape(t.expired)}</h2><p>${escape(t.expiredBody(view.finishBy ?? view.expiresAt))}</p>`);
     case 'declined':
       return page(t, t.declinedTitle, `${header(t, view)}<h2 id="declined">${escape(t.declined)}</h2><p>${escape(t.declinedBody(organization))}</p>`);
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InterviewLanguage, InterviewStatus } from '@hireloop/contracts';
 import type { InviteRow } from '../interviews/interviews.queries.js';
 import { effectiveStatus, openUntil } from '../interviews/status.js';
-import { budgetMs, remainingSeconds } from '../interviews/time-budget.js';
+import { budgetMs, finishBy, remainingSeconds } from '../interviews/time-budget.js';
 import { aiNotice, collectsSignals } from '../interviews/ai-notice.js';
 import type { Conversation } from '../interviewer/conversation.queries.js';
 
@@ -38,7 +38,10 @@ export const InviteView = z.object({
   budgetMinutes: z.number(),
   questionCount: z.number().int(),
   expiresAt: z.string(),
-  /** While in progress: seconds of the budget left, and when the interview can no longer be finished. */
+  /**
+   * While in progress: seconds of the budget left, and when the interview can no longer be
+   * finished; once expired after it was started, when that was (the page's "valid until").
+   */
   remainingSeconds: z.number().int().nullable(),
   finishBy: z.string().nullable(),
   /** While in progress with consent: the turn to answer. */
@@ -67,7 +70,7 @@ export function inviteView({ row, state }: Conversation<InviteRow>, retentionAns
     questionCount: row.questions.length,
     expiresAt: row.expires_at.toISOString(),
     remainingSeconds: inProgress ? remainingSeconds(row) : null,
-    finishBy: inProgress ? openUntil(row).toISOString() : null,
+    finishBy: inProgress ? openUntil(row).toISOString() : status === 'expired' && row.started_at ? finishBy(row).toISOString() : null,
     turn: current ? { id: current.turn.id, kind: current.turn.kind === 'follow_up' ? 'follow_up' : 'question', text: current.turn.text, questionNumber: current.questionIndex + 1 } : null,
     collectSignals: collectsSignals(row.consent_notice_version),
   };
