@@ -354,4 +354,18 @@ describe('an interview in German', () => {
     assert.equal(unknown.status, 404);
     assert.match(await unknown.text(), /Dieser Einladungslink ist nicht gültig/);
   });
+
+  it('a position without questions of its own asks the default questions in German, with their ids', async () => {
+    const org = await newOrganizationWithKey(['read', 'write']);
+    const created = await call('POST', '/api/v1/positions', { key: org.key, body: { title: 'Generalist' } });
+    assert.equal(created.status, 201, created.text);
+    const positionId = created.body.data.id as string;
+    const german = await schedule(org.key, positionId, { language: 'de' });
+    await startInvite(tokenOf(german.inviteUrl));
+    const turn = await openInvite(tokenOf(german.inviteUrl));
+    assert.equal(turn.turn?.text, 'Erzählen Sie uns von sich und davon, was Sie an dieser Rolle reizt.');
+    const english = await schedule(org.key, positionId);
+    await startInvite(tokenOf(english.inviteUrl));
+    assert.equal((await openInvite(tokenOf(english.inviteUrl))).turn?.text, 'Tell us about yourself and what draws you to this role.');
+  });
 });

@@ -38,7 +38,7 @@ export type PreviewStep = z.infer<typeof PreviewStep>;
 
 export async function previewStep(db: Kysely<RecruitingDB>, interviewer: Omit<Interviewer, 'taskQueue'>, organizationId: string, input: PreviewInput): Promise<PreviewStep> {
   const position = await getPositionRow(db, organizationId, input.positionId);
-  const plan: Question[] = position.questions.length ? position.questions : defaultQuestionsFor({ competencies: position.competencies });
+  const plan: Question[] = position.questions.length ? position.questions : defaultQuestionsFor({ competencies: position.competencies }, input.language);
   const at = new Date();
   // Scripted questions are the plan's own words, whatever the console sent back.
   const turns: ConversationTurn[] = input.turns.map((t, seq) => ({

@@ -84,7 +84,7 @@ export async function insertInterview(trx: Db, tokens: InviteTokens, organizatio
   const id = newId(ID_PREFIXES.interview, now.getTime());
   const invite = tokens.issue();
   // Pinned (PRODUCT.md §12): later edits of the position never change how this interview is asked or scored.
-  const questions = position.questions.length ? position.questions : defaultQuestionsFor(position);
+  const questions = position.questions.length ? position.questions : defaultQuestionsFor(position, input.language ?? 'en');
   const row = await trx
     .insertInto('recruiting.interviews')
     .values({

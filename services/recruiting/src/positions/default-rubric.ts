@@ -1,4 +1,4 @@
-import type { Competency, Question } from '@hireloop/contracts';
+import type { Competency, InterviewLanguage, Question } from '@hireloop/contracts';
 
 /**
  * The fixed default rubric (PRODUCT.md §12): what a position created without a rubric gets, as
@@ -62,8 +62,9 @@ export const DEFAULT_RUBRIC_COMPETENCIES: Competency[] = [
 
 /**
  * Asked when a position has no questions of its own (PRODUCT.md §7), with fixed ids. Their
- * competencies are those of the default rubric; against another rubric, `forRubric` keeps the
- * keys it has (none left: the question is about any competency).
+ * competencies are those of the default rubric; against another rubric, `defaultQuestionsFor`
+ * keeps the keys it has (none left: the question is about any competency). They are the
+ * platform's words, not the position's, so an interview in German asks them in German.
  */
 const DEFAULT_QUESTIONS: Question[] = [
   { id: 'q_defaultQuestion1', text: 'Tell us about yourself and what draws you to this role.', competencies: ['ownership', 'communication'], maxFollowUps: 1 },
@@ -72,10 +73,21 @@ const DEFAULT_QUESTIONS: Question[] = [
   { id: 'q_defaultQuestion4', text: 'What would you want to learn or achieve in your first six months here?', competencies: ['ownership'], maxFollowUps: 1 },
 ];
 
+/** The default questions' texts in each other interview language, in the same order. */
+const DEFAULT_QUESTION_TEXTS: Readonly<Record<Exclude<InterviewLanguage, 'en'>, readonly string[]>> = {
+  de: [
+    'Erzählen Sie uns von sich und davon, was Sie an dieser Rolle reizt.',
+    'Beschreiben Sie ein aktuelles Projekt, auf das Sie stolz sind, und Ihren Anteil daran.',
+    'Erzählen Sie von einer Situation, in der Sie anderer Meinung waren als jemand aus Ihrem Team. Wie haben Sie das gelöst?',
+    'Was möchten Sie in Ihren ersten sechs Monaten hier lernen oder erreichen?',
+  ],
+};
+
 export const DEFAULT_INTERVIEW_QUESTIONS = DEFAULT_QUESTIONS.map((q) => q.text);
 
-/** The default questions, their competencies cut to the keys `rubric` has. */
-export function defaultQuestionsFor(rubric: { competencies: { key: string }[] }): Question[] {
+/** The default questions in `language`, their competencies cut to the keys `rubric` has. */
+export function defaultQuestionsFor(rubric: { competencies: { key: string }[] }, language: InterviewLanguage = 'en'): Question[] {
   const keys = new Set(rubric.competencies.map((c) => c.key));
-  return DEFAULT_QUESTIONS.map((q) => ({ ...q, competencies: q.competencies.filter((k) => keys.has(k)) }));
+  const texts = language === 'en' ? null : DEFAULT_QUESTION_TEXTS[language];
+  return DEFAULT_QUESTIONS.map((q, i) => ({ ...q, text: texts?.[i] ?? q.text, competencies: q.competencies.filter((k) => keys.has(k)) }));
 }
