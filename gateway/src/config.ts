@@ -28,6 +28,13 @@ export const GatewayConfig = BaseConfig.extend({
       if (/^\d+$/.test(value)) return Number(value);
       return value.split(',').map((s) => s.trim()).filter(Boolean);
     }),
+  /**
+   * How long the gateway waits for a service's answer: past it, the request answers 503
+   * `service_unavailable` with `Retry-After`, as for a service that is down. Above the slowest
+   * answer a service gives on purpose (a turn's follow-up waits up to
+   * INTERVIEWER_FOLLOW_UP_TIMEOUT_MS, 8 s by default).
+   */
+  SERVICE_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   /** Seals stored idempotent responses (AES-256-GCM key list). */
   STORED_RESPONSE_KEYS: keyRingSetting('STORED_RESPONSE_KEYS (or the older INTERNAL_AUTH_SECRET)', 'aes256'),
 });

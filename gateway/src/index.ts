@@ -20,7 +20,7 @@ const indexed = await indexStoredSubjects(db, storedResponses);
 if (indexed > 0) logger.info({ indexed }, 'recorded whom stored idempotent responses name, for erasure');
 
 const serviceUrls = { identity: config.IDENTITY_URL, recruiting: config.RECRUITING_URL, integrations: config.INTEGRATIONS_URL };
-const services = createServiceClients(serviceUrls, config.INTERNAL_TOKEN_KEYS);
+const services = createServiceClients(serviceUrls, config.INTERNAL_TOKEN_KEYS, { timeoutMs: config.SERVICE_CALL_TIMEOUT_MS });
 const app = createGatewayApp({
   services,
   serviceUrls,

@@ -1,4 +1,4 @@
-import { createServiceClient, InternalTokenCache, SYSTEM_SUBJECT, type CallContext, type KeyRing } from '@hireloop/platform';
+import { createServiceClient, InternalTokenCache, SYSTEM_SUBJECT, type CallContext, type KeyRing, type ServiceClientOptions } from '@hireloop/platform';
 import type { IdentityRouter } from '@hireloop/identity';
 import type { RecruitingRouter } from '@hireloop/recruiting';
 import type { IntegrationsRouter } from '@hireloop/integrations';
@@ -15,11 +15,11 @@ export interface ServiceUrls {
  * `forCaller` and the `…AsSystem` helpers make no client: they give views of it whose calls carry
  * that caller (service-client.ts), and cost a few small objects per request.
  */
-export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRing) {
+export function createServiceClients(urls: ServiceUrls, internalTokenKeys: KeyRing, options: ServiceClientOptions = {}) {
   const tokens = new InternalTokenCache(internalTokenKeys);
-  const identity = createServiceClient<IdentityRouter>(urls.identity, tokens);
-  const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens);
-  const integrations = createServiceClient<IntegrationsRouter>(urls.integrations, tokens);
+  const identity = createServiceClient<IdentityRouter>(urls.identity, tokens, options);
+  const recruiting = createServiceClient<RecruitingRouter>(urls.recruiting, tokens, options);
+  const integrations = createServiceClient<IntegrationsRouter>(urls.integrations, tokens, options);
   const system = { sub: SYSTEM_SUBJECT, org: null, scopes: [...SCOPES] };
   return {
     /** Clients that act for one caller (an API key's organization and scopes). */

@@ -27,6 +27,16 @@ export interface CallContext {
 }
 
 
+export interface ServiceClientOptions {
+  /**
+   * A call the service has not answered within this long fails as the service being unavailable
+   * (503 `service_unavailable` at the gateway), as a refused connection does: a hung service
+   * (stopped, wedged) must not hang its callers. Unset: no deadline (the worker's activities,
+   * whose own timeouts and heartbeats bound them, and whose long purges may take minutes).
+   */
+  timeoutMs?: number;
+}
+
 /**
  * A typed client of another service's router: one per service and process (STYLE.md), its base
  * URL read once. `client(call)` is a view of it for one caller, not another client: each call
@@ -42,16 +52,17 @@ export interface CallContext {
  * appErrorFromClientError reads it), or, when the service is down or answers something that is
  * not tRPC, an error without data (service_unavailable).
  */
-export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: string, tokens: InternalTokenCache) {
+export function createServiceClient<TRouter extends AnyTRPCRouter>(baseUrl: string, tokens: InternalTokenCache, options: ServiceClientOptions = {}) {
   const url = `${baseUrl.replace(/\/$/, '')}/trpc/`;
+  const silenceTimeoutMs = options.timeoutMs;
   const send = async (type: 'query' | 'mutation', path: string, input: unknown, call: CallContext): Promise<unknown> => {
     const headers = await callHeaders(tokens, call);
     let answer: unknown;
     try {
       const response =
         type === 'query'
-          ? await serviceFetch(`${url}${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { method: 'GET', headers })
-          : await serviceFetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: input === undefined ? undefined : JSON.stringify(input) });
+          ? await serviceFetch(`${url}${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { method: 'GET', headers, silenceTimeoutMs })
+          : await serviceFetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: input === undefined ? undefined : JSON.stringify(input), silenceTimeoutMs });
       answer = await response.json();
     } catch (cause) {
       throw TRPCClientError.from(cause instanceof Error ? cause : new Error('the service call failed'));

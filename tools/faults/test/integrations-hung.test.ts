@@ -5,20 +5,22 @@ import pg from 'pg';
 import { eventually } from '@hireloop/devstack/testing';
 import { startTestTopology } from '@hireloop/topology/testing';
 import type { Topology } from '@hireloop/topology/topology';
-import { newKey, proveNothingLostNothingTwice, report, sleep, statusCounts, steadyWrites } from '../src/writes.js';
+import { HANG_MS, newKey, proveNothingLostNothingTwice, report, sleep, statusCounts, steadyWrites } from '../src/writes.js';
 
 /**
  * The integrations service hung (SIGSTOP) while recruiting's outbox publisher sends it events.
  * Expectation: candidate writes keep succeeding (their events wait in recruiting's outbox); the
  * publisher gives up each call at its deadline (RELAY_CALL_TIMEOUT_MS, 3 s here) and holds no row
  * lock on the outbox meanwhile (claims are leases); once integrations resumes, every event is
- * published, each exactly once.
+ * published, each exactly once. A client's request for an integrations route is answered 503
+ * `service_unavailable` with `Retry-After` at the gateway's deadline (SERVICE_CALL_TIMEOUT_MS),
+ * not left hanging, while the other services' routes answer as usual.
  */
 const CALL_TIMEOUT_MS = 3000;
 let topology: Topology & { logFile: string };
 let db: pg.Client;
 before(async () => {
-  topology = await startTestTopology('integrations-hung', { instances: 1, env: { RELAY_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS) } });
+  topology = await startTestTopology('integrations-hung', { instances: 1, env: { RELAY_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS), SERVICE_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS) } });
   db = new pg.Client({ connectionString: topology.databaseUrl });
   await db.connect();
 });
@@ -35,7 +37,13 @@ describe('fault: integrations hung while the outbox publisher calls it', () => {
     let resumed = false;
     try {
       const load = steadyWrites(topology.gateways, key, 1, 200);
-      await sleep(3 * CALL_TIMEOUT_MS);
+      // Meanwhile a client reads an integrations route: the gateway answers at its deadline.
+      const hungRoute = await fetch(`${topology.gateways[0]}/api/v1/webhooks`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(HANG_MS) });
+      const hungBody = (await hungRoute.json()) as { error?: { code?: string } };
+      assert.equal(hungRoute.status, 503, JSON.stringify(hungBody));
+      assert.equal(hungBody.error?.code, 'service_unavailable');
+      assert.ok(hungRoute.headers.get('retry-after'), 'with Retry-After');
+      await sleep(2 * CALL_TIMEOUT_MS);
       await load.stop();
       assert.ok(load.writes.length > 0 && load.writes.every((w) => w.status === 201), `writes while integrations hung: ${JSON.stringify(statusCounts(load.writes))}`);
       const orgId = (await db.query(`select organization_id from recruiting.candidates where email = $1`, [load.writes[0]!.email])).rows[0]?.organization_id as string;
