@@ -155,9 +155,17 @@ describe('a failing endpoint (circuit breaker)', () => {
       // A probe already in flight when the retry was asked for may come first; the next one is the retried delivery.
       assert.ok(arrived.findIndex((x) => x.eventId === last.event_id) <= 1, `the retried delivery was the next probe: ${JSON.stringify(arrived)}`);
 
+      const { rows: [nextProbe] } = await stack.db.query(`select probe_at from integrations.webhooks where id = $1`, [hook.id]);
       const replayed = await hooks.replay.mutate({ id: hook.id, window: { since: new Date(Date.now() - 3600_000).toISOString() } });
       assert.equal(replayed.failing, true, 'the answer says the replay joined a failing endpoint\'s retry queue');
       assert.equal(replayed.count, 6);
+      // Each replayed delivery shows when it goes: with the next probe, as a manual retry does, not at the replay's time.
+      const again = await eventually(
+        async () => (await stack.db.query(`select next_attempt_at from integrations.deliveries where webhook_id = $1 and generation > 0 and status = 'retrying' and event_id <> $2`, [hook.id, last.event_id])).rows,
+        (r) => r.length > 0,
+        30_000,
+      );
+      for (const { next_attempt_at: at } of again) assert.ok((at as Date).getTime() >= (nextProbe.probe_at as Date).getTime() - 1, `due with the next probe (${String(nextProbe.probe_at)}), not before: ${String(at)}`);
     } finally {
       await receiver.close();
     }

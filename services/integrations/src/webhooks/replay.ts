@@ -106,7 +106,7 @@ export class ReplayQueue {
   private queueBatch(job: Selectable<ReplaysTable>): Promise<Selectable<ReplaysTable>> {
     const { settings } = this;
     return this.db.transaction().execute(async (trx) => {
-      const webhook = await trx.selectFrom('integrations.webhooks').select(['status', 'deleted_at', 'consecutive_failures'])
+      const webhook = await trx.selectFrom('integrations.webhooks').select(['status', 'deleted_at', 'consecutive_failures', 'probe_at'])
         .where('id', '=', job.webhook_id).forShare().executeTakeFirst();
       const finish = (queued: number, cursor: { created_at: Date; id: string } | null, done: boolean) =>
         trx.updateTable('integrations.replays')
@@ -124,15 +124,17 @@ export class ReplayQueue {
       const failing = webhook.consecutive_failures >= settings.breakerFailures;
       const now = new Date();
       const status = failing ? ('retrying' as const) : ('pending' as const);
+      // While failing, they go with the endpoint's next probe, and show when that is (as a manual retry does).
+      const due = failing && webhook.probe_at && webhook.probe_at > now ? webhook.probe_at : now;
       const rows = await trx
         .insertInto('integrations.deliveries')
         .values(events.map((e) => ({
           id: newId(ID_PREFIXES.delivery, now.getTime()), organization_id: job.organization_id, webhook_id: job.webhook_id, event_id: e.id, event_type: e.type,
-          task_queue: settings.taskQueue, status, queue_head: failing, next_attempt_at: now, created_at: now,
+          task_queue: settings.taskQueue, status, queue_head: failing, next_attempt_at: due, created_at: now,
         })))
         .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doUpdateSet({
           status, queue_head: failing, retry_step: 0, generation: sql`integrations.deliveries.generation + 1`, task_queue: settings.taskQueue,
-          next_attempt_at: now, lease_until: null, updated_at: now,
+          next_attempt_at: due, lease_until: null, updated_at: now,
         }))
         .returning('id')
         .execute();

@@ -66,7 +66,7 @@ async function assertRoomForEnabledEndpoint(trx: Transaction<IntegrationsDB>, se
   const { n } = await trx.selectFrom('integrations.webhooks').select((eb) => eb.fn.countAll<string>().as('n'))
     .where('organization_id', '=', organizationId).where('status', '=', 'enabled').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
   const max = settings.endpointsPerOrg;
-  if (Number(n) >= max) throw new AppError('conflict', `The organization has ${max} enabled webhooks, the most allowed; disable or delete one first.`);
+  if (Number(n) >= max) throw new AppError('conflict', `The organization has ${Number(n)} enabled webhooks, and at most ${max} are allowed; disable or delete one first.`);
 }
 
 /** `whsec_` + base64 of 24 random bytes (PRODUCT.md §7), the form Standard Webhooks libraries take. */
