@@ -7,6 +7,7 @@ import {
 } from './bench-kit.js';
 import { CONNECTIONS, CPU_COLUMNS_NOTE, cpuPerRequest, DEEP_PAGE, DURATION_SECONDS, otherLoad, PAGE_SIZE, pageTable, TIMING, WARMUP_SECONDS, walkToDeepPage, measurePages, type Row } from './page-walk.js';
 import { hashColumns, idSql } from './seeded-ids.js';
+import { DEFAULT_RUBRIC_COMPETENCIES } from '@hireloop/recruiting/positions/default-rubric';
 
 /**
  * `npm run bench:interviews` (issue 3): GET /api/v1/interviews?limit=25 on page 1 and page 100 of
@@ -43,10 +44,16 @@ interface Seed {
 
 async function seedPositionAndCandidates(db: pg.Client, seed: Seed): Promise<void> {
   const base = seed.end - YEAR_MS - 2 * DAY_MS;
+  // The position with the default rubric as its version 1, and no questions of its own, as the API would create it.
   await db.query(
-    `insert into recruiting.positions (id, organization_id, title, employment_type, status, created_at, updated_at)
-     values ($1, $2, 'Benchmark Engineer', 'full_time', 'open', $3, $3)`,
-    [seed.positionId, seed.organizationId, new Date(base)],
+    `insert into recruiting.positions (id, organization_id, title, employment_type, status, rubric_version, competencies, questions, created_at, updated_at)
+     values ($1, $2, 'Benchmark Engineer', 'full_time', 'open', 1, $4::jsonb, '[]'::jsonb, $3, $3)`,
+    [seed.positionId, seed.organizationId, new Date(base), JSON.stringify(DEFAULT_RUBRIC_COMPETENCIES)],
+  );
+  await db.query(
+    `insert into recruiting.rubric_versions (position_id, version, organization_id, competencies, questions, created_at)
+     select id, rubric_version, organization_id, competencies, questions, created_at from recruiting.positions where id = $1`,
+    [seed.positionId],
   );
   await db.query(
     `insert into recruiting.candidates (id, organization_id, email, name, created_at, updated_at)
@@ -192,6 +199,26 @@ await runBench('bench-interviews', async (bench) => {
   const postRow = await measureLoadWithCpu(post, TIMING, cpuSources);
   busy.push(...otherWorkloads());
 
+  // The same schedule with an Idempotency-Key (PRODUCT.md §6): a new key each, which the gateway
+  // stores with the reply and the owning service records with the body's fingerprint; then one
+  // key and body sent again and again, each a replay of the stored reply.
+  const keyed = (key: () => string): LoadTarget => ({
+    ...post,
+    name: `${post.name} with Idempotency-Key`,
+    requests: [{ method: 'POST', path: '/api/v1/interviews', setupRequest: (request) => ({ ...request, headers: { ...post.headers, 'idempotency-key': key() }, body: schedule() }) }],
+  });
+  const newKeys = keyed(() => `bench-${run}-${sent}`);
+  await verifyTarget(newKeys, (body) => (body as { data?: { status?: string } } | null)?.data?.status === 'scheduled', 201);
+  step('Measuring the same with a new Idempotency-Key each');
+  const keyedRow = await measureLoadWithCpu(newKeys, TIMING, cpuSources);
+  busy.push(...otherWorkloads());
+  const replayBody = schedule();
+  const replays: LoadTarget = { ...post, name: `${post.name}, one Idempotency-Key replayed`, headers: { ...post.headers, 'idempotency-key': `bench-${run}-replay` }, body: replayBody, requests: undefined };
+  await verifyTarget(replays, (body) => (body as { data?: { status?: string } } | null)?.data?.status === 'scheduled', 201);
+  step('Measuring replays of one stored Idempotency-Key');
+  const replayRow = await measureLoadWithCpu(replays, TIMING, cpuSources);
+  busy.push(...otherWorkloads());
+
   const loadRows = datasets.flatMap((d) => d.rows);
   const lines = [
     `Command: \`npm run bench:interviews\` (autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per row, loopback)`,
@@ -212,7 +239,8 @@ await runBench('bench-interviews', async (bench) => {
     '',
     `| POST | req/s | p50 ms | p99 ms | 201s | other answers | CPU ms/request | other load |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${postRow.target} (new candidate each, at ${large.toLocaleString('en')}) | ${Math.round(postRow.result.requests.mean)} | ${postRow.result.latency.p50} | ${postRow.result.latency.p99} | ${postRow.result['2xx']} | ${postRow.result.non2xx} | ${cpuPerRequest(postRow.cpu, postRow.result)} | ${otherLoad(postRow.cpu)} |`,
+    ...([[postRow, 'new candidate each'], [keyedRow, 'new candidate and key each'], [replayRow, 'one stored reply']] as const).map(([row, what]) =>
+      `| ${row.target} (${what}, at ${large.toLocaleString('en')}) | ${Math.round(row.result.requests.mean)} | ${row.result.latency.p50} | ${row.result.latency.p99} | ${row.result['2xx']} | ${row.result.non2xx} | ${cpuPerRequest(row.cpu, row.result)} | ${otherLoad(row.cpu)} |`),
     '',
     ...CPU_COLUMNS_NOTE,
     '',
@@ -222,7 +250,7 @@ await runBench('bench-interviews', async (bench) => {
     ...planSummary(plan, 'interviews'),
     '```',
   ];
-  const notes = failureNotes([...loadRows, postRow]);
+  const notes = failureNotes([...loadRows, postRow, keyedRow, replayRow]);
   for (const { target, result } of loadRows) if (result.non2xx > 0) notes.push(`${target}: ${result.non2xx} non-2xx answers.`);
   if (notes.length) lines.push('', ...notes);
   lines.push(...loadNote(busy));
