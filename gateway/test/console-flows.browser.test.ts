@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call, eventually } from '@hireloop/devstack/testing';
 import { startReceiver } from './webhook-receiver.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium, WIDTHS, type Width } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium, WIDTHS, type Width, waitForFocus } from './console-helpers.js';
 import { unique } from './api-assertions.js';
 
 // Issue 10, journey 3: make a flow in the console, enroll a candidate on its pipeline board, move
@@ -70,12 +70,19 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
         await page.getByText(`${candidate.name} enrolled in Phone screen.`).waitFor();
         const card = (stage: string) => column(page, stage).getByRole('article', { name: candidate.name });
         await card('Phone screen').waitFor();
-        await page.getByRole('button', { name: `Enroll ${candidate.name}` }).click();
+        const enroll = page.getByRole('button', { name: `Enroll ${candidate.name}` });
+        await enroll.focus();
+        await page.keyboard.press('Enter');
         await page.getByRole('alert').getByText(`${candidate.name} is already in this flow.`).waitFor();
+        await waitForFocus(page, enroll, 'after a refused enrollment');
 
         // Someone new: enrolled by e-mail and name, created on the way.
         const newcomer = { email: `new-${width}-${unique()}@example.com`, name: `Newcomer ${unique()}` };
         await page.getByText('Someone new').click();
+        // A new attempt clears the last refusal: it does not stay beside the form's own errors.
+        await page.getByRole('button', { name: 'Enroll new candidate' }).click();
+        await page.locator('.enroll-new [aria-invalid="true"]').first().waitFor();
+        assert.equal(await page.getByText(`${candidate.name} is already in this flow.`).count(), 0, 'the old refusal is gone');
         await page.getByLabel('E-mail').fill(newcomer.email);
         await page.getByLabel('Name', { exact: true }).fill(newcomer.name);
         await page.getByRole('button', { name: 'Enroll new candidate' }).click();

@@ -3,7 +3,7 @@
 // console user per test file, log in, open a view at a width, and the checks every view must pass.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { newKey, testIdentity } from '@hireloop/devstack/testing';
 import type { Scope } from '@hireloop/contracts';
 import { CHROMIUM, hasChromium, launchChromium } from '@hireloop/devstack/chromium';
@@ -78,6 +78,31 @@ export async function openView(page: Page, path: string, heading?: string | RegE
 export async function assertNoOverflow(page: Page, what: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   assert.ok(scrollWidth <= innerWidth, `${what}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
+}
+
+/**
+ * Waits until keyboard focus is on `target` (after an action, focus must not fall back to
+ * <body>); fails naming what has focus instead.
+ */
+export async function waitForFocus(page: Page, target: Locator, what: string): Promise<void> {
+  const element = await target.elementHandle({ timeout: 5000 });
+  try {
+    await page.waitForFunction((el) => document.activeElement === el, element, { timeout: 5000 });
+  } catch {
+    const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'nothing');
+    assert.fail(`${what}: focus is on ${focused}`);
+  }
+}
+
+/** Like waitForFocus, for an action whose control may go away: focus stays inside `region`. */
+export async function waitForFocusWithin(page: Page, region: Locator, what: string): Promise<void> {
+  const element = await region.elementHandle({ timeout: 5000 });
+  try {
+    await page.waitForFunction((el) => document.activeElement !== document.body && el?.contains(document.activeElement), element, { timeout: 5000 });
+  } catch {
+    const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'nothing');
+    assert.fail(`${what}: focus is on ${focused}`);
+  }
 }
 
 export function assertNoPageErrors(errors: string[], what: string): void {

@@ -2,7 +2,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call, eventually, newKey } from '@hireloop/devstack/testing';
-import { checkView, consoleSession, logIn, newConsoleUser, openPage, openView, skipWithoutChromium, WIDTHS } from './console-helpers.js';
+import { checkView, consoleSession, logIn, newConsoleUser, openPage, openView, skipWithoutChromium, WIDTHS, waitForFocus } from './console-helpers.js';
 import { newPosition, schedule, uniqueEmail } from './interview-helpers.js';
 
 /**
@@ -144,6 +144,8 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     await dialog.getByRole('button', { name: 'Cancel interview' }).click();
     await page.locator('.timeline').getByText('The role was filled.').waitFor();
     assert.equal(await page.getByLabel('Invite URL').count(), 0, 'no invite URL once cancelled');
+    // The Cancel button went with the interview's open state: focus goes to what replaced it.
+    await waitForFocus(page, page.getByText('The invite link no longer starts an interview.'), 'after cancelling');
     const cancelled = (await call('GET', `/api/v1/interviews/${interview.id}`, { key: s.key })).body.data;
     assert.equal(cancelled.status, 'cancelled');
     assert.equal(cancelled.cancellationReason, 'The role was filled.');

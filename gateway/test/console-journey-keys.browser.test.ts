@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, waitForFocus, waitForFocusWithin, WIDTHS, type ConsoleUser } from './console-helpers.js';
 
 // Issue 10, journey 1 (and 5 for these views): log in (a wrong password refused), create a key,
 // call the REST API with it, revoke it in the console, and see the next REST call get 401
@@ -42,11 +42,15 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       await page.getByText(prefix, { exact: true }).first().waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
       assert.equal(await secret.count(), 0, 'the secret is shown only once');
+      // Focus goes back to where it was before the secret appeared, not to the page's start.
+      await waitForFocus(page, page.getByRole('button', { name: 'Create key' }), 'after Done');
 
       await page.getByRole('button', { name: `Revoke key journey ${width}` }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByText('revoked', { exact: true }).waitFor();
+      // The row's Revoke button is gone: focus goes to the message that says what happened.
+      await waitForFocus(page, page.getByRole('status').filter({ hasText: `The key “journey ${width}” is revoked` }), 'after revoking');
       const refused = await call('GET', '/api/v1/me', { key });
       assert.equal(refused.status, 401);
       assert.equal(refused.body.error.code, 'revoked_api_key');
@@ -78,6 +82,25 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       const detail = new URL(page.url()).pathname.replace('/console/', '');
       assert.match(detail, /^webhooks\/wh_/);
       await checkView(view, detail);
+      // Actions keep keyboard focus while they run (a disabled button would drop it to <body>),
+      // and a delivery's Retry says what it did.
+      const sendTest = page.getByRole('button', { name: 'Send a test event' });
+      await sendTest.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'Test event' }).waitFor();
+      await waitForFocus(page, sendTest, 'after sending a test event');
+      const retry = page.getByRole('button', { name: /^Retry the delivery of webhook\.ping/ });
+      // The ping is `pending` until its first attempt (refused: nothing listens on port 9) fails.
+      for (let i = 0; i < 40 && (await retry.count()) === 0; i++) {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        await page.waitForTimeout(250);
+      }
+      await retry.first().focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').filter({ hasText: /The delivery of webhook\.ping \(evt_\w+\) is sent again/ }).waitFor();
+      // The retried delivery is `pending` again, and has no Retry then: focus goes to the message.
+      await page.waitForTimeout(500);
+      await waitForFocusWithin(page, page.getByRole('region', { name: 'Deliveries' }), 'after a retry');
 
       await checkView(view, 'ats', 'ATS stage mappings');
       await page.getByText('No mappings yet', { exact: false }).waitFor();
@@ -114,6 +137,60 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
     await page.waitForURL(/\/console\/webhooks$/);
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     assertNoPageErrors(view.errors, 'session expiry');
+    await view.close();
+  });
+
+  it('a session that ends during a save asks to log in again over the page, keeps what was typed, and the save goes through after', async () => {
+    const user = await newConsoleUser();
+    const view = await openPage(s.browser);
+    const { page, context } = view;
+    await logIn(page, user, 'keys');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    const endSession = async () => {
+      const cookie = (await context.cookies()).find((c) => c.name === 'hl_session');
+      assert.ok(cookie, 'a session cookie');
+      const ended = await call('POST', '/auth/logout', { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: publicBaseUrl() } });
+      assert.equal(ended.status, 204);
+    };
+    const name = page.getByLabel('Name');
+    const create = page.getByRole('button', { name: 'Create key' });
+    const relogin = page.getByRole('dialog', { name: 'Your session has ended' });
+
+    // Giving up on the dialog goes to the login page, which says why, and back after logging in.
+    await name.fill('typed before the session ended');
+    await endSession();
+    await create.click();
+    await relogin.waitFor();
+    assert.equal(await relogin.getByLabel('E-mail').inputValue(), user.email, 'the e-mail is filled in');
+    await relogin.getByRole('button', { name: 'Go to the login page' }).click();
+    await page.waitForURL(/\/console\/login\?.*reason=expired/);
+    await page.getByText('Your session has ended; log in again.').waitFor();
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/console\/keys$/);
+
+    // Logging in over the page keeps the form: the save is made with one more press.
+    await name.fill('kept across a new login');
+    await endSession();
+    await create.click();
+    await relogin.waitFor();
+    await waitForFocus(page, relogin.getByLabel('Password'), 'the dialog asks for the password');
+    await relogin.getByLabel('Password').fill(`${user.password}-wrong`);
+    await relogin.getByRole('button', { name: 'Log in' }).click();
+    await relogin.getByRole('alert').filter({ hasText: /./ }).waitFor();
+    await relogin.getByLabel('Password').fill(user.password);
+    await relogin.getByRole('button', { name: 'Log in' }).click();
+    await relogin.waitFor({ state: 'hidden' });
+    assert.match(page.url(), /\/console\/keys$/, 'still on the page');
+    assert.equal(await name.inputValue(), 'kept across a new login', 'the typed name is kept');
+    await waitForFocus(page, create, 'focus goes back to the button that was pressed');
+    await create.click();
+    const secret = page.getByRole('textbox', { name: 'The new API key' });
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^hl_/);
+    await page.getByRole('cell', { name: 'kept across a new login' }).first().waitFor();
+    assertNoPageErrors(view.errors, 'a session ended during a save');
     await view.close();
   });
 });

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS, waitForFocus } from './console-helpers.js';
 
 // Issue 10: the Positions views (list, create and edit with the questions, close and reopen, an AI
 // job description previewed as rendered Markdown and applied after a confirmation), at a laptop's
@@ -105,12 +105,16 @@ describe('console: positions', { skip }, () => {
 
       await page.getByLabel('Seniority').fill('Senior');
       await page.getByLabel('Skills').fill('SQL, dbt');
-      await page.getByRole('button', { name: 'Generate' }).click();
+      const generate = page.getByRole('button', { name: 'Generate' });
+      await generate.focus();
+      await page.keyboard.press('Enter');
       const preview = page.getByRole('region', { name: 'Preview of the job description' });
       // Rendered, not raw: the Markdown's "# Senior …" is a heading, and its lists are lists.
       await preview.getByRole('heading', { name: `Senior ${position.title}` }).waitFor({ timeout: 60_000 });
       assert.ok(await preview.getByRole('listitem').count() > 0);
       assert.doesNotMatch((await preview.textContent()) ?? '', /^#|\n#/);
+      // The button stayed focusable while the task ran (a disabled one drops focus to <body>).
+      await waitForFocus(page, page.getByRole('button', { name: 'Generate again' }), 'after generating');
       await assertNoOverflow(page, `job description preview at ${width} px`);
       assert.equal((await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data.description, null, 'nothing applied before the confirmation');
 
@@ -118,6 +122,8 @@ describe('console: positions', { skip }, () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Apply' }).click();
       await page.getByText('Applied: this is now the position\'s description.').waitFor();
+      // The Apply button is replaced by the message, which takes focus.
+      await waitForFocus(page, page.getByText('Applied: this is now the position\'s description.'), 'after applying');
       const stored = (await call('GET', `/api/v1/positions/${position.id}`, { key: s.key })).body.data;
       assert.match(stored.description, /^# Senior/);
       assert.match(stored.description, /SQL/);

@@ -1,9 +1,10 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import { useMutation } from '@tanstack/react-query';
-import { routes } from './routes.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { HOME, routes } from './routes.js';
 import { temporalUiUrl } from './config.js';
-import { logOut, SessionProvider, useForgetSession, useSession, type SessionUser } from './session.js';
+import { logOut, SESSION_KEY, SessionProvider, useForgetSession, useSession, type SessionUser } from './session.js';
+import { SessionEndedDialog } from './views/login/SessionEndedDialog.js';
 import { setSessionEndedHandler } from './trpc.js';
 import { Loading, ErrorState } from './components/PageState.js';
 
@@ -24,17 +25,45 @@ export function Layout() {
   const session = useSession();
   const toLogin = useToLogin();
   const forget = useForgetSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  // The session ended under the page: while reading, the login page says so; while saving, a
+  // dialog asks to log in again over the page, so the form keeps what was typed.
+  const [relogin, setRelogin] = useState(false);
+  const ended = useRef(false);
 
   useEffect(() => {
-    setSessionEndedHandler(() => {
+    setSessionEndedHandler((during) => {
+      if (during === 'mutation') return setRelogin(true);
+      // A read of a page behind the dialog waits for the login in it.
+      if (relogin) return;
+      ended.current = true;
       forget();
       toLogin('expired');
     });
   });
 
   useEffect(() => {
-    if (session.isSuccess && session.data === null) toLogin();
+    if (session.isSuccess && session.data === null) toLogin(ended.current ? 'expired' : undefined);
   });
+
+  const loggedInAgain = (user: SessionUser, same: boolean) => {
+    setRelogin(false);
+    if (same) {
+      queryClient.setQueryData(SESSION_KEY, user);
+      // What failed while the session was gone is read again.
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+      return;
+    }
+    forget();
+    queryClient.setQueryData(SESSION_KEY, user);
+    void navigate(`/${HOME}`, { replace: true });
+  };
+  const leave = () => {
+    setRelogin(false);
+    ended.current = true;
+    forget();
+  };
 
   if (session.isPending) return <Loading label="Loading the console…" />;
   if (session.isError) return <main className="page"><ErrorState error={session.error} onRetry={() => void session.refetch()} /></main>;
@@ -48,6 +77,7 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </main>
+      {relogin && <SessionEndedDialog user={session.data} onLoggedIn={loggedInAgain} onLeave={leave} />}
     </SessionProvider>
   );
 }

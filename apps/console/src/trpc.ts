@@ -11,9 +11,14 @@ import type { IdentityRouter } from '@hireloop/identity';
 import type { IntegrationsRouter } from '@hireloop/integrations';
 import type { RecruitingRouter } from '@hireloop/recruiting';
 
-/** Called when a call answers 401: the session ended (expired, logged out elsewhere). */
-let onSessionEnded: () => void = () => {};
-export function setSessionEndedHandler(handler: () => void) {
+/**
+ * Called when a call answers 401: the session ended (expired, logged out elsewhere). `during` says
+ * whether a page was reading (`query`) or the recruiter was saving something (`mutation`), whose
+ * typed values are still on the page.
+ */
+export type SessionEnded = (during: 'query' | 'mutation') => void;
+let onSessionEnded: SessionEnded = () => {};
+export function setSessionEndedHandler(handler: SessionEnded) {
   onSessionEnded = handler;
 }
 
@@ -41,13 +46,13 @@ export function errorMessage(error: unknown): string {
   return 'Something went wrong; retry.';
 }
 
-const endedSession = (error: unknown) => {
-  if (errorStatus(error) === 401) onSessionEnded();
+const endedSession = (during: 'query' | 'mutation') => (error: unknown) => {
+  if (errorStatus(error) === 401) onSessionEnded(during);
 };
 
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: endedSession }),
-  mutationCache: new MutationCache({ onError: endedSession }),
+  queryCache: new QueryCache({ onError: endedSession('query') }),
+  mutationCache: new MutationCache({ onError: endedSession('mutation') }),
   defaultOptions: {
     queries: {
       staleTime: 10_000,

@@ -1,6 +1,8 @@
-// A secret the server shows only once (a new API key, a webhook's signing secret).
+// A secret the server shows only once (a new API key, a webhook's signing secret). It takes focus
+// as it appears; Done gives focus back to what had it before (the Create button), or the page.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { CopyButton } from './CopyButton.js';
+import { keepFocus } from './focus.js';
 
 export function SecretOnce({ title, secret, label, onDone, children }: {
   title: string;
@@ -11,8 +13,16 @@ export function SecretOnce({ title, secret, label, onDone, children }: {
   children?: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const before = useRef<Element | null>(null);
   const titleId = useId();
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    before.current = document.activeElement;
+    ref.current?.focus();
+  }, []);
+  const done = () => {
+    onDone();
+    keepFocus(before.current);
+  };
   return (
     <div className="secret-box" role="region" aria-labelledby={titleId} tabIndex={-1} ref={ref}>
       <h2 id={titleId}>{title}</h2>
@@ -21,7 +31,7 @@ export function SecretOnce({ title, secret, label, onDone, children }: {
       <div className="secret-row">
         <input type="text" readOnly value={secret} aria-label={label} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
         <CopyButton text={secret} />
-        <button type="button" className="secondary" onClick={onDone}>Done</button>
+        <button type="button" className="secondary" onClick={done}>Done</button>
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { recruiting, errorMessage } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { DataTable, type Column } from '../../components/DataTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
+import { BusyButton } from '../../components/BusyButton.js';
 
 /** "Phone screen, Technical interview" → ['Phone screen', 'Technical interview']. */
 const splitList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -72,7 +73,7 @@ function MappingForm({ initial, onDone }: { initial: StageMappings | null; onDon
         </Field>
         <p className="error" role="alert">{save.isError && !Object.keys(form.errors).length ? errorMessage(save.error) : ''}</p>
         <div className="actions">
-          <button type="submit" disabled={save.isPending}>Save mappings</button>
+          <BusyButton type="submit" busy={save.isPending}>Save mappings</BusyButton>
           {initial && <button type="button" className="secondary" onClick={onDone}>Done editing</button>}
         </div>
       </form>

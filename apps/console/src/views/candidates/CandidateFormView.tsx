@@ -6,6 +6,7 @@ import { errorCode, errorExtra, errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { Field } from '../../components/Field.js';
 import { useSaveForm } from '../../components/SaveForm.js';
+import { BusyButton } from '../../components/BusyButton.js';
 
 /** `candidates/new` and `candidates/:id/edit`: one form, validated with the contracts' schemas. */
 export default function CandidateFormView() {
@@ -145,7 +146,7 @@ function CandidateForm({ current }: { current?: Candidate }) {
         </p>
         {form.unchanged && <p className="muted" role="status">Nothing changed.</p>}
         <div className="actions">
-          <button type="submit" disabled={mutation.isPending}>{current ? 'Save changes' : 'Create candidate'}</button>
+          <BusyButton type="submit" busy={mutation.isPending}>{current ? 'Save changes' : 'Create candidate'}</BusyButton>
           <Link to={current ? `/candidates/${current.id}` : '/candidates'}>Cancel</Link>
         </div>
       </form>

@@ -8,6 +8,7 @@ import { CandidateSearch, EnrollNewCandidate, type HiringFlow } from '@hireloop/
 import { errorCode, errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { Field, useZodForm } from '../../components/Field.js';
+import { BusyButton } from '../../components/BusyButton.js';
 
 const SearchForm = z.object({ search: CandidateSearch });
 const RESULTS = 10;
@@ -55,7 +56,7 @@ export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnro
               {data.items.map((c) => (
                 <li key={c.id}>
                   <span><strong>{c.name}</strong> <span className="hint card-email">{c.email}</span></span>
-                  <button type="button" className="small" disabled={enroll.isPending} onClick={() => enrollAs({ candidateId: c.id }, c.name)} aria-label={`Enroll ${c.name}`}>Enroll</button>
+                  <BusyButton className="small" busy={enroll.isPending} onClick={() => enrollAs({ candidateId: c.id }, c.name)} aria-label={`Enroll ${c.name}`}>Enroll</BusyButton>
                 </li>
               ))}
             </ul>
@@ -63,18 +64,27 @@ export function EnrollCandidate({ flow, onEnrolled }: { flow: HiringFlow; onEnro
         </QueryView>
       )}
       {search !== null && results.data?.nextCursor && <p className="hint">Only the first {RESULTS} matches are shown; add a word to narrow the search.</p>}
-      <NewCandidate busy={enroll.isPending} onSubmit={(candidate, done) => enrollAs({ candidate }, candidate.name, done)} />
+      <NewCandidate busy={enroll.isPending} onAttempt={() => setRefusal('')} onSubmit={(candidate, done) => enrollAs({ candidate }, candidate.name, done)} />
     </section>
   );
 }
 
-/** Someone not in Hireloop yet: e-mail and name (an existing e-mail enrolls that candidate). */
-function NewCandidate({ busy, onSubmit }: { busy: boolean; onSubmit: (candidate: { email: string; name: string }, done: () => void) => void }) {
+/**
+ * Someone not in Hireloop yet: e-mail and name (an existing e-mail enrolls that candidate).
+ * `onAttempt` on every submit, valid or not, so the last refusal does not stay beside new errors.
+ */
+function NewCandidate({ busy, onAttempt, onSubmit }: {
+  busy: boolean;
+  onAttempt: () => void;
+  onSubmit: (candidate: { email: string; name: string }, done: () => void) => void;
+}) {
   const form = useZodForm(EnrollNewCandidate);
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
+    onAttempt();
     const input = form.validate({ email, name });
     if (input) onSubmit(input, () => { setEmail(''); setName(''); });
   };
@@ -88,7 +98,7 @@ function NewCandidate({ busy, onSubmit }: { busy: boolean; onSubmit: (candidate:
         <Field label="Name" error={form.errors['name']}>
           {(p) => <input {...p} type="text" name="name" maxLength={200} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <button type="submit" disabled={busy}>Enroll new candidate</button>
+        <BusyButton type="submit" busy={busy}>Enroll new candidate</BusyButton>
       </form>
     </details>
   );

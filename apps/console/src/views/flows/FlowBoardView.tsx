@@ -17,6 +17,7 @@ import { formatTime } from '../../components/format.js';
 import { kindLabel, orderedStages } from './stages.js';
 import { EnrollCandidate } from './EnrollCandidate.js';
 import './flows.css';
+import { BusyButton } from '../../components/BusyButton.js';
 
 const PAGE_SIZE = 25;
 type Stage = HiringFlow['stages'][number];
@@ -223,19 +224,19 @@ function Card({ card, stage, stages, busy, onMove, onEnd }: {
         {active && (
           <>
             {others.length > 0 && (
-              <form className="card-move" onSubmit={(e) => { e.preventDefault(); if (target) onMove(card, { stageId: target }); }}>
+              <form className="card-move" onSubmit={(e) => { e.preventDefault(); if (target && !busy) onMove(card, { stageId: target }); }}>
                 <label htmlFor={selectId}>Move <span className="visually-hidden">{name} </span>to</label>
                 <span className="card-move-row">
                   <select id={selectId} value={target} onChange={(e) => setTarget(e.target.value)}>
                     {others.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
                   </select>
-                  <button type="submit" className="small" disabled={busy} aria-label={`Move ${name}`}>Move</button>
+                  <BusyButton type="submit" className="small" busy={busy} aria-label={`Move ${name}`}>Move</BusyButton>
                 </span>
               </form>
             )}
             <span className="actions">
-              <button type="button" className="secondary small" disabled={busy} onClick={() => onEnd(card, 'completed')} aria-label={`Complete ${name}`}>Complete</button>
-              <button type="button" className="danger small" disabled={busy} onClick={() => onEnd(card, 'withdrawn')} aria-label={`Withdraw ${name}`}>Withdraw</button>
+              <BusyButton className="secondary small" busy={busy} onClick={() => onEnd(card, 'completed')} aria-label={`Complete ${name}`}>Complete</BusyButton>
+              <BusyButton className="danger small" busy={busy} onClick={() => onEnd(card, 'withdrawn')} aria-label={`Withdraw ${name}`}>Withdraw</BusyButton>
             </span>
           </>
         )}

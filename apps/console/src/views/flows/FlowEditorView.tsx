@@ -14,6 +14,7 @@ import { StagesEditor, stageRow, type StageRow } from './StagesEditor.js';
 import { orderedStages } from './stages.js';
 import { positionChoices } from './positions.js';
 import './flows.css';
+import { BusyButton } from '../../components/BusyButton.js';
 
 export default function FlowEditorView() {
   const { id } = useParams();
@@ -91,7 +92,7 @@ function FlowForm({ flow }: { flow?: HiringFlow }) {
         {flow && <p className="hint">Stages can be renamed, reordered or replaced only while nobody is enrolled in the flow.</p>}
         <p className="error" role="alert">{failed && !Object.keys(serverErrors).length ? errorMessage(failed) : ''}</p>
         <div className="actions">
-          <button type="submit" disabled={saving}>{flow ? 'Save changes' : 'Create flow'}</button>
+          <BusyButton type="submit" busy={saving}>{flow ? 'Save changes' : 'Create flow'}</BusyButton>
           <Link to={flow ? `/flows/${flow.id}` : '/flows'}>Cancel</Link>
         </div>
       </form>

@@ -62,7 +62,7 @@ function Summary({ interview: i }: { interview: Interview }) {
           <CopyButton text={i.inviteUrl} label="Copy invite URL" />
         </div>
       ) : (
-        <p className="hint">The invite link no longer starts an interview.</p>
+        <p className="hint" id="invite-closed" tabIndex={-1}>The invite link no longer starts an interview.</p>
       )}
       {isOpen(i.status) && <CancelInterview interview={i} />}
     </section>
@@ -117,7 +117,7 @@ function CancelInterview({ interview }: { interview: Interview }) {
   return (
     <>
       <p><button type="button" className="danger" onClick={() => { cancel.reset(); setOpen(true); }}>Cancel interview</button></p>
-      <ConfirmDialog open={open} title="Cancel this interview?" confirmLabel="Cancel interview" busy={cancel.isPending} onCancel={() => setOpen(false)} onConfirm={confirm}>
+      <ConfirmDialog open={open} title="Cancel this interview?" confirmLabel="Cancel interview" busy={cancel.isPending} focusAfter="invite-closed" onCancel={() => setOpen(false)} onConfirm={confirm}>
         <p>{interview.candidate.name}'s invite link stops working. The record and the reason are kept.</p>
         <Field label="Reason" error={error}>
           {(p) => <textarea {...p} name="reason" maxLength={1000} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />}

@@ -9,6 +9,8 @@ import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
+import { BusyButton } from '../../components/BusyButton.js';
+import { keepFocus } from '../../components/focus.js';
 import { formatTime } from '../../components/format.js';
 import { SCOPE_HELP } from './scopes.js';
 
@@ -74,7 +76,7 @@ function CreateKey({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
           {(p) => <input {...p} name="rateLimitPerMinute" type="number" min={1} max={1_000_000} step={1} inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value)} />}
         </Field>
         <p className="error" role="alert">{create.isError && !Object.keys(form.errors).length ? errorMessage(create.error) : ''}</p>
-        <button type="submit" disabled={create.isPending}>Create key</button>
+        <BusyButton type="submit" busy={create.isPending}>Create key</BusyButton>
       </form>
     </section>
   );
@@ -84,15 +86,18 @@ function KeyList() {
   const pages = useCursorPages();
   const [hideRevoked, setHideRevoked] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const list = useQuery({
     ...identity.apiKeys.list.queryOptions({ limit: PAGE_SIZE, ...(hideRevoked ? { activeOnly: true } : {}), ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
   });
   const revoke = useMutation(identity.apiKeys.revoke.mutationOptions({
-    onSuccess: () => {
+    onSuccess: (key) => {
+      setRevoked(key.name);
       setRevoking(null);
-      void queryClient.invalidateQueries({ queryKey: identity.apiKeys.list.pathKey() });
+      // The row's Revoke button, which gets focus back, goes with the list's new page.
+      void queryClient.invalidateQueries({ queryKey: identity.apiKeys.list.pathKey() }).then(() => keepFocus('key-revoked'));
     },
   }));
   const columns: Array<Column<ApiKey>> = [
@@ -109,7 +114,7 @@ function KeyList() {
     {
       header: 'Actions',
       hiddenHeader: true,
-      cell: (k) => (k.revokedAt ? null : <button type="button" className="danger small" aria-label={`Revoke key ${k.name}`} onClick={() => { revoke.reset(); setRevoking(k); }}>Revoke</button>),
+      cell: (k) => (k.revokedAt ? null : <button type="button" className="danger small" aria-label={`Revoke key ${k.name}`} onClick={() => { revoke.reset(); setRevoked(null); setRevoking(k); }}>Revoke</button>),
     },
   ];
   return (
@@ -118,12 +123,14 @@ function KeyList() {
         <h2 id="keys-list-title">Keys</h2>
         <label className="check"><input type="checkbox" checked={hideRevoked} onChange={(e) => { setHideRevoked(e.target.checked); pages.reset(); }} /> Hide revoked keys</label>
       </div>
+      <p className="status" role="status" id="key-revoked" tabIndex={-1}>{revoked ? `The key “${revoked}” is revoked: it is refused from its next request.` : ''}</p>
       <PagedTable query={list} pages={pages} caption="API keys" columns={columns} rowKey={(k) => k.id} empty={hideRevoked ? 'No active keys.' : 'No keys yet.'} />
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke the key “${revoking?.name ?? ''}”?`}
         confirmLabel="Revoke key"
         busy={revoke.isPending}
+        focusAfter="key-revoked"
         onCancel={() => setRevoking(null)}
         onConfirm={() => revoking && revoke.mutate({ id: revoking.id })}
       >

@@ -4,6 +4,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { logIn, SESSION_KEY, useSession } from '../../session.js';
 import { HOME } from '../../routes.js';
 import { Loading } from '../../components/PageState.js';
+import { LoginFields } from './LoginFields.js';
 
 /** Only paths inside the console: never another origin (`//evil`, `https:`). */
 function safeNext(next: string | null): string {
@@ -50,14 +51,7 @@ export function LoginPage() {
         <h1 id="login-title">Log in</h1>
         {expired && !login.isError && <p className="notice" role="status">Your session has ended; log in again.</p>}
         <form onSubmit={submit} aria-describedby={errorId}>
-          <div className="field">
-            <label htmlFor="login-email">E-mail</label>
-            <input id="login-email" ref={emailRef} name="email" type="email" autoComplete="username" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">Password</label>
-            <input id="login-password" ref={passwordRef} name="password" type="password" autoComplete="current-password" required maxLength={1000} value={password} onChange={(e) => setPassword(e.target.value)} />
-          </div>
+          <LoginFields idPrefix="login" email={email} password={password} onEmail={setEmail} onPassword={setPassword} emailRef={emailRef} passwordRef={passwordRef} />
           <p className="error" id={errorId} role="alert">{login.isError ? login.error.message : ''}</p>
           <button type="submit" disabled={login.isPending}>{login.isPending ? 'Logging in…' : 'Log in'}</button>
         </form>

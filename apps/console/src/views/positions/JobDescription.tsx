@@ -4,6 +4,7 @@ import { CreateJobDescriptionBody, type Position, type Task } from '@hireloop/co
 import { errorMessage, integrations, recruiting } from '../../trpc.js';
 import { ErrorState, Loading } from '../../components/PageState.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { BusyButton } from '../../components/BusyButton.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { Markdown } from './Markdown.js';
 
@@ -96,7 +97,7 @@ export function JobDescription({ position }: { position: Position }) {
           </Field>
         </div>
         <p className="error" role="alert">{create.isError && !Object.keys(form.errors).length ? errorMessage(create.error) : ''}</p>
-        <button type="submit" disabled={running}>{current ? 'Generate again' : 'Generate'}</button>
+        <BusyButton type="submit" busy={running}>{current ? 'Generate again' : 'Generate'}</BusyButton>
       </form>
       {taskId !== null && (
         <div className="jd-result" aria-live="polite">
@@ -114,7 +115,7 @@ export function JobDescription({ position }: { position: Position }) {
               </div>
               <p className="hint">Written by {draft.model}.</p>
               {applied ? (
-                <p className="status" role="status">Applied: this is now the position's description.</p>
+                <p className="status" role="status" id="jd-applied" tabIndex={-1}>Applied: this is now the position's description.</p>
               ) : (
                 <button type="button" onClick={() => { apply.reset(); setConfirming(true); }}>Apply to this position</button>
               )}
@@ -128,6 +129,7 @@ export function JobDescription({ position }: { position: Position }) {
         confirmLabel="Apply"
         danger={false}
         busy={apply.isPending}
+        focusAfter="jd-applied"
         onCancel={() => setConfirming(false)}
         onConfirm={() => taskId && apply.mutate({ id: taskId })}
       >

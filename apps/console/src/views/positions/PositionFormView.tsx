@@ -10,6 +10,7 @@ import { EMPLOYMENT_TYPE_LABEL } from './labels.js';
 import { QuestionsEditor, type QuestionDraft } from './QuestionsEditor.js';
 import { RubricEditor, type CompetencyDraft } from './RubricEditor.js';
 import { DEFAULT_RUBRIC_COMPETENCIES } from '@hireloop/recruiting/positions/default-rubric';
+import { BusyButton } from '../../components/BusyButton.js';
 
 /** `positions/new` and `positions/:id/edit`: one form, validated with the contracts' schemas. */
 export default function PositionFormView() {
@@ -172,7 +173,7 @@ function PositionForm({ current }: { current?: Position }) {
         <p className="error" role="alert">{mutation.isError && !Object.keys(form.errors).length ? errorMessage(mutation.error) : ''}</p>
         {form.unchanged && <p className="muted" role="status">Nothing changed.</p>}
         <div className="actions">
-          <button type="submit" disabled={mutation.isPending}>{current ? 'Save changes' : 'Create position'}</button>
+          <BusyButton type="submit" busy={mutation.isPending}>{current ? 'Save changes' : 'Create position'}</BusyButton>
           <Link to={back}>Cancel</Link>
         </div>
       </form>

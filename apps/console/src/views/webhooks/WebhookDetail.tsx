@@ -9,6 +9,8 @@ import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { BusyButton } from '../../components/BusyButton.js';
+import { keepFocus } from '../../components/focus.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
 import { formatTime } from '../../components/format.js';
 import { EventsField } from './EventsField.js';
@@ -88,7 +90,7 @@ function Overview({ webhook, onChanged }: { webhook: Webhook; onChanged: () => v
       <WebhookHealth stats={webhook.stats} long />
       <p className="hint">Events: {webhook.events.join(', ')} · created {formatTime(webhook.createdAt)} · updated {formatTime(webhook.updatedAt)}</p>
       <div className="actions">
-        <button type="button" onClick={() => { setTested(null); test.mutate({ id: webhook.id }); }} disabled={test.isPending || webhook.status !== 'enabled'}>Send a test event</button>
+        <BusyButton busy={test.isPending} onClick={() => { setTested(null); test.mutate({ id: webhook.id }); }} disabled={webhook.status !== 'enabled'}>Send a test event</BusyButton>
         <button type="button" className="secondary" onClick={() => setConfirm('rotate')}>Rotate the secret</button>
         <button type="button" className="danger" onClick={() => setConfirm('delete')}>Delete webhook</button>
       </div>
@@ -111,13 +113,18 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   const queryClient = useQueryClient();
   const pages = useCursorPages();
   const [status, setStatus] = useState<Delivery['status'] | ''>('');
+  // The delivery last sent again, as the service answered (its next attempt's time).
+  const [retried, setRetried] = useState<Retried | null>(null);
   const list = useQuery({
     ...integrations.webhooks.deliveries.queryOptions({ webhookId: webhook.id, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
   });
   const retry = useMutation(integrations.webhooks.retryDelivery.mutationOptions({
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: integrations.webhooks.deliveries.pathKey() });
+    onSuccess: (delivery) => {
+      setRetried(retriedAt(delivery));
+      // A `pending` delivery has no Retry: when the list's new page drops the pressed button,
+      // focus goes to the message.
+      void queryClient.invalidateQueries({ queryKey: integrations.webhooks.deliveries.pathKey() }).then(() => keepFocus('delivery-retried'));
       void queryClient.invalidateQueries({ queryKey: integrations.webhooks.get.queryKey({ id: webhook.id }) });
     },
   }));
@@ -137,9 +144,15 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       header: 'Actions',
       hiddenHeader: true,
       cell: (d) => (d.status === 'pending' ? null : (
-        <button type="button" className="secondary small" aria-label={`Retry the delivery of ${d.eventType} ${d.eventId}`} disabled={retry.isPending || webhook.status !== 'enabled'} onClick={() => retry.mutate({ webhookId: webhook.id, deliveryId: d.id })}>
+        <BusyButton
+          className="secondary small"
+          aria-label={`Retry the delivery of ${d.eventType} ${d.eventId}`}
+          busy={retry.isPending}
+          disabled={webhook.status !== 'enabled'}
+          onClick={() => { setRetried(null); retry.mutate({ webhookId: webhook.id, deliveryId: d.id }); }}
+        >
           Retry
-        </button>
+        </BusyButton>
       )),
     },
   ];
@@ -157,9 +170,21 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         </div>
       </div>
       {retry.isError && <p className="error" role="alert">{errorMessage(retry.error)}</p>}
+      <p className="status" role="status" id="delivery-retried" tabIndex={-1}>{retried ? <RetryQueued retried={retried} /> : ''}</p>
       <PagedTable query={list} pages={pages} caption="Deliveries" columns={columns} rowKey={(d) => d.id} empty={status ? `No ${status} deliveries.` : 'No deliveries yet: send a test event.'} />
     </section>
   );
+}
+
+/** A manual retry's answer, read when it came: the delivery goes now, or with the failing endpoint's next probe. */
+interface Retried { delivery: Delivery; later: boolean }
+const retriedAt = (delivery: Delivery): Retried => ({ delivery, later: delivery.nextAttemptAt !== null && Date.parse(delivery.nextAttemptAt) > Date.now() + 1000 });
+
+function RetryQueued({ retried: { delivery, later } }: { retried: Retried }) {
+  const what = <><code>{delivery.eventType}</code> ({delivery.eventId})</>;
+  if (delivery.status === 'delivered') return <>The delivery of {what} is delivered.</>;
+  if (later && delivery.nextAttemptAt) return <>The delivery of {what} is sent again at {formatTime(delivery.nextAttemptAt)}, with the endpoint's next probe.</>;
+  return <>The delivery of {what} is sent again now.</>;
 }
 
 /** `datetime-local` value (local time) → ISO instant; '' stays ''. */
@@ -197,7 +222,7 @@ function Replay({ webhook, onReplayed }: { webhook: Webhook; onReplayed: () => v
           )}
         </Field>
         <p className="error" role="alert">{replay.isError && !Object.keys(form.errors).length ? errorMessage(replay.error) : ''}</p>
-        <button type="submit" disabled={replay.isPending}>Replay</button>
+        <BusyButton type="submit" busy={replay.isPending}>Replay</BusyButton>
       </form>
       {replay.isSuccess && <p className="status" role="status">{replay.data.count} deliveries queued.</p>}
     </section>
@@ -232,7 +257,7 @@ function EditWebhook({ webhook, onSaved }: { webhook: Webhook; onSaved: () => vo
           <span className="hint">(re-enabling clears the failure run; disabling cancels pending deliveries)</span>
         </label>
         <p className="error" role="alert">{update.isError && !Object.keys(form.errors).length ? errorMessage(update.error) : ''}</p>
-        <button type="submit" disabled={update.isPending}>Save changes</button>
+        <BusyButton type="submit" busy={update.isPending}>Save changes</BusyButton>
         {update.isSuccess && <p className="status" role="status">Saved.</p>}
       </form>
     </section>

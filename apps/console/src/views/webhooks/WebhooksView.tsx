@@ -11,6 +11,7 @@ import { SecretOnce } from '../../components/SecretOnce.js';
 import { formatTime } from '../../components/format.js';
 import { EventsField } from './EventsField.js';
 import { WebhookHealth, WebhookStatus } from './health.js';
+import { BusyButton } from '../../components/BusyButton.js';
 
 const PAGE_SIZE = 25;
 
@@ -85,7 +86,7 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: CreatedWebhook) => 
         </Field>
         <EventsField value={events} onChange={setEvents} error={form.errors['events']} />
         <p className="error" role="alert">{create.isError && !Object.keys(form.errors).length ? errorMessage(create.error) : ''}</p>
-        <button type="submit" disabled={create.isPending}>Register webhook</button>
+        <BusyButton type="submit" busy={create.isPending}>Register webhook</BusyButton>
       </form>
     </section>
   );
