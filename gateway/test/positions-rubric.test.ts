@@ -51,10 +51,40 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
     assert.equal(rubric.status, 200, rubric.text);
     assert.equal(rubric.body.data.rubric.version, 4);
     assert.equal(rubric.body.data.title, 'Rubric Engineer');
-    // The rubric as GET gives it back (its competencies; the version is the server's) changes nothing.
+    // The rubric's competencies as GET gives them back change nothing.
     const echoed = await call('PATCH', `/api/v1/positions/${created.id}`, { key, body: { rubric: { competencies: rubric.body.data.rubric.competencies }, questions: rubric.body.data.questions } });
     assert.equal(echoed.status, 200, echoed.text);
     assert.equal(echoed.body.data.rubric.version, 4, 'the same rubric and questions sent back make no new version');
+  });
+
+  it('a read-modify-write: the rubric sent back with its version is accepted; a change made from an older version is 409 and changes nothing', async () => {
+    const created = await create({ rubric: { version: 7, competencies: [competency('craft')] } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.data.rubric.version, 1, 'a version sent on POST is ignored');
+    const id = created.body.data.id as string;
+    const read = (await call('GET', `/api/v1/positions/${id}`, { key })).body.data;
+
+    const echoed = await call('PATCH', `/api/v1/positions/${id}`, { key, body: { rubric: read.rubric, questions: read.questions } });
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.equal(echoed.body.data.rubric.version, 1, 'sent back as read: nothing changed');
+
+    const mine = { ...read.rubric, competencies: [...read.rubric.competencies, competency('care')] };
+    const changed = await call('PATCH', `/api/v1/positions/${id}`, { key, body: { rubric: mine } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.data.rubric.version, 2);
+
+    // Another client edits from the version it read before that change: refused, not applied over it.
+    const theirs = { ...read.rubric, competencies: [competency('speed')] };
+    const stale = await call('PATCH', `/api/v1/positions/${id}`, { key, body: { title: 'Renamed', rubric: theirs } });
+    assert.equal(stale.status, 409, stale.text);
+    assert.equal(stale.body.error.code, 'conflict');
+    assert.match(stale.body.error.message, /version 2.*version 1/);
+    const after = (await call('GET', `/api/v1/positions/${id}`, { key })).body.data;
+    assert.deepEqual([after.rubric.version, after.title, after.rubric.competencies.map((c: { key: string }) => c.key)], [2, 'Rubric Engineer', ['craft', 'care']]);
+
+    const outOfRange = await call('PATCH', `/api/v1/positions/${id}`, { key, body: { rubric: { ...mine, version: 0 } } });
+    assert.equal(outOfRange.status, 422, outOfRange.text);
+    assert.ok(outOfRange.body.error.details.some((d: { path: string }) => d.path === 'rubric.version'), outOfRange.text);
   });
 
   it('an interview pins the default questions of a position without its own, with their ids and competencies', async () => {
@@ -90,7 +120,7 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
       ['more than 20 questions', { questions: Array.from({ length: 21 }, (_, i) => ({ text: `Q${i}?` })) }, 'questions'],
       ['a question id the position does not have', { questions: [{ id: 'q_doesnotexist123', text: 'Q?' }] }, 'questions.0.id'],
       ['questions and interviewQuestions at once', { questions: [{ text: 'Q?' }], interviewQuestions: ['Other?'] }, 'interviewQuestions'],
-      ['a version sent by the client', { rubric: { version: 7, competencies: [competency('ok')] } }, 'rubric.version'],
+      ['a version that is not a version', { rubric: { version: 1.5, competencies: [competency('ok')] } }, 'rubric.version'],
       ['a competency name of invisible characters', { rubric: { competencies: [{ ...competency('blank'), name: '\u200B\u3164' }] } }, 'rubric.competencies.0.name'],
       ['a competency name with a bidi override', { rubric: { competencies: [{ ...competency('bidi'), name: 'Craft\u202E' }] } }, 'rubric.competencies.0.name'],
     ];

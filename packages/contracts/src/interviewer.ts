@@ -56,9 +56,17 @@ const Competencies = z
   })
   .describe(`1–${MAX_COMPETENCIES} competencies with unique keys`);
 
-/** What a client writes: the competencies. `version` is the server's. */
+/**
+ * What a client writes: the competencies. The server assigns `version`; a client may send back the
+ * version it read (a read-modify-write), and a PATCH made from an older one is refused.
+ */
 export const RubricInput = z
-  .object({ competencies: Competencies })
+  .object({
+    version: int32(1, 2_000_000_000)
+      .optional()
+      .describe('Optional: the `rubric.version` this change was made from, as read. On PATCH, a version that is no longer the position\'s is 409 `conflict` (the rubric or questions changed since), and nothing is changed. Ignored on POST.'),
+    competencies: Competencies,
+  })
   .strict()
   .describe('The employer\'s rubric; the server assigns its `version`');
 export type RubricInput = z.infer<typeof RubricInput>;

@@ -116,6 +116,19 @@ function nextRubric(current: Selectable<PositionsTable>, change: UpdatePositionB
 }
 
 /**
+ * A rubric sent with the version it was read at, after someone else changed the rubric or the
+ * questions: applying it would undo their change unseen (a lost update), so it is refused.
+ */
+function refuseStaleRubric(current: Selectable<PositionsTable>, change: UpdatePositionBody): void {
+  const readAt = change.rubric?.version;
+  if (readAt === undefined || readAt === current.rubric_version) return;
+  throw new AppError(
+    'conflict',
+    `The rubric is at version ${current.rubric_version}, and this change was made from version ${readAt}: it changed since it was read. Read the position again and reapply the change.`,
+  );
+}
+
+/**
  * PATCH /positions/{id}: any field, `status` included, with `position.updated` in the same
  * transaction. Closing stops new interviews (insertInterview reads the status under the same
  * row lock); interviews already scheduled go on. A change of the rubric or the questions makes a
@@ -132,6 +145,7 @@ export function updatePosition(db: Kysely<RecruitingDB>, organizationId: string,
       .forUpdate()
       .executeTakeFirst();
     if (!current) throw new AppError('not_found', `No position ${id}.`);
+    refuseStaleRubric(current, change);
     await recordAudit(trx, SCHEMA, organizationId, 'position.updated', { type: 'position', id });
     const next = {
       title: change.title ?? current.title,

@@ -105,7 +105,10 @@ function changeOf(current: Position, v: Values) {
     } else if (now !== was) change[f] = v[f];
   }
   const rubric = rubricOf(v);
-  if (JSON.stringify(rubric.competencies) !== JSON.stringify(current.rubric.competencies.map((c) => ({ key: c.key, name: c.name, description: c.description, weight: c.weight, levels: c.levels })))) change['rubric'] = rubric;
+  if (JSON.stringify(rubric.competencies) !== JSON.stringify(current.rubric.competencies.map((c) => ({ key: c.key, name: c.name, description: c.description, weight: c.weight, levels: c.levels })))) {
+    // With the version the form was filled from: a rubric someone else changed meanwhile is 409, not overwritten.
+    change['rubric'] = { version: current.rubric.version, ...rubric };
+  }
   const questions = questionsOf(v);
   if (JSON.stringify(questions) !== JSON.stringify(current.questions)) change['questions'] = questions;
   return change;
