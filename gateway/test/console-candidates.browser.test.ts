@@ -105,10 +105,7 @@ describe('console: candidates', { skip }, () => {
 
   it('pages through the list and shows the empty state of a search that matches nothing', async () => {
     const word = `Pg${unique()}`;
-    for (let i = 0; i < 27; i++) {
-      const res = await call('POST', '/api/v1/candidates', { key: s.key, body: { name: `Paged ${word} ${i}`, email: `paged-${i}-${unique()}@example.com` } });
-      assert.equal(res.status, 201, res.text);
-    }
+    await addCandidates(s.key, 27, `Paged ${word}`);
     const view = await openPage(s.browser, WIDTHS.phone);
     const { page } = view;
     await logIn(page, s.user, `candidates?q=${word}`);
@@ -120,10 +117,72 @@ describe('console: candidates', { skip }, () => {
     await page.getByRole('button', { name: 'Previous' }).click();
     await page.getByRole('link', { name: `Paged ${word} 26` }).waitFor();
 
+    // Another search starts again on page 1.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('link', { name: `Paged ${word} 0` }).waitFor();
     await page.getByRole('searchbox', { name: 'Search by name or e-mail' }).fill(`${word} nobody`);
     await page.getByText('No candidate matches.', { exact: false }).waitFor();
+    assert.doesNotMatch(page.url(), /[?&](cursor|page)=/, 'the search dropped the page');
     await assertNoOverflow(page, 'candidates list at 390 px');
     assertNoPageErrors(view.errors, 'candidates paging');
     await view.close();
   });
+
+  it('keeps the page in the URL: a reload and Back show the page seen, and the pager keeps keyboard focus at either end', async () => {
+    const word = `Pu${unique()}`;
+    await addCandidates(s.key, 27, `Kept ${word}`);
+    const view = await openPage(s.browser, WIDTHS.desktop);
+    const { page } = view;
+    await logIn(page, s.user, `candidates?q=${word}`);
+    const pager = page.getByRole('navigation', { name: 'Candidate pages' });
+    const next = pager.getByRole('button', { name: 'Next' });
+    const previous = pager.getByRole('button', { name: 'Previous' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+    await page.getByRole('link', { name: `Kept ${word} 26` }).waitFor();
+    assert.equal(await previous.getAttribute('aria-disabled'), 'true', 'Previous on page 1 is marked, not disabled');
+    assert.equal(await previous.evaluate((b) => (b as HTMLButtonElement).disabled), false, 'Previous on page 1 stays focusable');
+
+    // Next by keyboard to the last page: the focus stays on Next, which now does nothing.
+    await next.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: `Kept ${word} 0` }).waitFor();
+    await page.waitForURL(/[?&]page=2(&|$)/);
+    assert.match(page.url(), /[?&]cursor=[^&]+/, 'the cursor is in the URL');
+    await pager.getByText('Page 2').waitFor();
+    assert.equal(await next.getAttribute('aria-disabled'), 'true');
+    assert.equal(await focused(), 'Next', 'Next keeps the keyboard focus on the last page');
+    const last = page.url();
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    assert.equal(page.url(), last, 'Next on the last page does nothing');
+
+    // A reload shows the same page, and Previous still returns to page 1.
+    await page.reload();
+    await page.getByRole('link', { name: `Kept ${word} 0` }).waitFor();
+    await pager.getByText('Page 2').waitFor();
+    await previous.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: `Kept ${word} 26` }).waitFor();
+    await pager.getByText('Page 1').waitFor();
+    assert.equal(await focused(), 'Previous', 'Previous keeps the keyboard focus on page 1');
+    assert.doesNotMatch(page.url(), /[?&](cursor|page)=/);
+
+    // Back returns to the page before, and Back again to the first.
+    await page.goBack();
+    await page.getByRole('link', { name: `Kept ${word} 0` }).waitFor();
+    await pager.getByText('Page 2').waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: `Kept ${word} 26` }).waitFor();
+    await pager.getByText('Page 1').waitFor();
+    assertNoPageErrors(view.errors, 'candidates paging in the URL');
+    await view.close();
+  });
 });
+
+/** `count` candidates named `<name> 0` … `<name> <count-1>`, the last the newest. */
+async function addCandidates(key: string, count: number, name: string): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const res = await call('POST', '/api/v1/candidates', { key, body: { name: `${name} ${i}`, email: `paged-${i}-${unique()}@example.com` } });
+    assert.equal(res.status, 201, res.text);
+  }
+}

@@ -1,5 +1,5 @@
 // A cursor-paged list as every view shows one: its page states, the table (cards at 390 px) and
-// the pager. The caller owns the query and the cursor stack (`useCursorPages`).
+// the pager. The caller owns the query and the pages (`useCursorPages`).
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { QueryView } from './PageState.js';
@@ -22,7 +22,7 @@ export function PagedTable<T, E = unknown>({ query, pages, caption, columns, row
       {(data) => (
         <>
           <DataTable caption={caption} columns={columns} rows={data.items} rowKey={rowKey} />
-          <Pager pages={pages} nextCursor={data.nextCursor} label={pagerLabel ?? `${caption} pages`} />
+          <Pager pages={pages} nextCursor={data.nextCursor} loading={query.isPlaceholderData} label={pagerLabel ?? `${caption} pages`} />
         </>
       )}
     </QueryView>

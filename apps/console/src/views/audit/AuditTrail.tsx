@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { identity } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { auditColumns } from './columns.js';
 
@@ -9,7 +9,7 @@ import { auditColumns } from './columns.js';
  * when, newest first. For the resource's own page: `<AuditTrail resourceId={candidate.id} />`.
  */
 export function AuditTrail({ resourceId, title = 'Audit trail' }: { resourceId: string; title?: string }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl('audit'));
   const list = useQuery({
     ...identity.auditEvents.list.queryOptions({ limit: 10, resourceId, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AuditFilters } from '@hireloop/contracts';
 import { identity } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { dayEnd, dayStart } from '../../components/dates.js';
@@ -26,7 +26,7 @@ function auditFilters(values: FilterValues): AuditFilters {
  * filtered and paged. The filters live in the URL, so a filtered log can be linked to.
  */
 export default function AuditView() {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const [params, setParams] = useSearchParams();
   const values = Object.fromEntries(FILTER_NAMES.map((name) => [name, params.get(name) ?? ''])) as FilterValues;
   const parsed = AuditFilters.safeParse(auditFilters(values));
@@ -36,8 +36,8 @@ export default function AuditView() {
     placeholderData: keepPreviousData,
   });
   const apply = (next: FilterValues) => {
+    // The filters alone: other filters start again on page 1.
     setParams(Object.fromEntries(Object.entries(next).filter(([, v]) => v)));
-    pages.reset();
   };
   return (
     <section aria-labelledby="audit-title">

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CandidateEnrollment } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { formatTime } from '../../components/format.js';
@@ -13,7 +13,7 @@ const STATUS_BADGE: Record<CandidateEnrollment['status'], string> = { active: 'b
 
 /** The hiring flows the candidate is enrolled in, with the stage they are at (newest first). */
 export function CandidateEnrollments({ candidateId }: { candidateId: string }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl('enrollments'));
   const list = useQuery({
     ...recruiting.flows.candidateEnrollments.queryOptions({ candidateId, limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Candidate, Evaluation, Interview } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { formatTime } from '../../components/format.js';
@@ -70,7 +70,7 @@ function Details({ candidate: c }: { candidate: Candidate }) {
 }
 
 function Interviews({ candidateId }: { candidateId: string }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl('interviews'));
   const list = useQuery({
     ...recruiting.interviews.list.queryOptions({ candidateId, limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
@@ -91,7 +91,7 @@ function Interviews({ candidateId }: { candidateId: string }) {
 }
 
 function Evaluations({ candidateId }: { candidateId: string }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl('evaluations'));
   const list = useQuery({
     ...recruiting.evaluations.list.queryOptions({ candidateId, limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { SearchCandidatesQuery, type Candidate } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages, withoutPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, fieldErrorsOf } from '../../components/Field.js';
@@ -17,13 +17,14 @@ const SEARCH_DELAY_MS = 300;
 /**
  * The candidates list: search by name or e-mail (word prefixes, see docs/api.md "Lists"),
  * filters by creation date and external id, keyset pages. The search and filters live in the
- * URL (`?q=ann&from=2026-01-01`), so a search can be linked to and Back returns to it.
+ * URL (`?q=ann&from=2026-01-01`), and so is the page, so a search can be linked to and Back returns to it.
  */
 export default function CandidatesView() {
   const [params, setParams] = useSearchParams();
   const filters = { q: params.get('q') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '', externalId: params.get('externalId') ?? '' };
   const setFilter = (name: keyof typeof filters, value: string) => {
-    const next = new URLSearchParams(params);
+    // Another search starts again on page 1.
+    const next = withoutPages(params);
     if (value.trim()) next.set(name, value);
     else next.delete(name);
     setParams(next, { replace: true });
@@ -61,7 +62,7 @@ export default function CandidatesView() {
         {filtered && <button type="button" className="secondary small" onClick={() => setParams(new URLSearchParams(), { replace: true })}>Clear search and filters</button>}
       </section>
       {query.success ? (
-        // A new search starts again on page 1: the list (and its cursor stack) is keyed by the filters.
+        // Keyed by the filters: another search shows a fresh list.
         <CandidateList key={JSON.stringify(query.data)} filters={query.data} filtered={filtered} />
       ) : (
         <p className="error" role="alert">Correct the search or filters above.</p>
@@ -71,7 +72,7 @@ export default function CandidatesView() {
 }
 
 function CandidateList({ filters, filtered }: { filters: Omit<SearchCandidatesQuery, 'limit' | 'cursor'>; filtered: boolean }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const list = useQuery({
     ...recruiting.candidates.list.queryOptions({ ...filters, limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,

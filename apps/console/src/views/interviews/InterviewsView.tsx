@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { InterviewStatus, type Interview } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
-import { Pager, useCursorPages } from '../../components/Pager.js';
+import { Pager, pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { DataTable, type Column } from '../../components/DataTable.js';
 import { formatTime } from '../../components/format.js';
 import { INTERVIEW_STATUSES, STATUS_LABEL, StatusBadge } from './status.js';
@@ -16,13 +16,13 @@ export default function InterviewsView() {
   const [params, setParams] = useSearchParams();
   const parsed = InterviewStatus.safeParse(params.get('status'));
   const status = parsed.success ? parsed.data : undefined;
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const list = useQuery({
     ...recruiting.interviews.list.queryOptions({ limit: PAGE_SIZE, ...(status ? { status } : {}), ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
   });
   const filter = (next: string) => {
-    pages.reset();
+    // The status alone: another filter starts again on page 1.
     setParams(next ? { status: next } : {});
   };
   const columns: Array<Column<Interview>> = [
@@ -52,7 +52,7 @@ export default function InterviewsView() {
           {(data) => (
             <>
               <DataTable caption="Interviews" columns={columns} rows={data.items} rowKey={(i) => i.id} />
-              <Pager pages={pages} nextCursor={data.nextCursor} label="Interview pages" />
+              <Pager pages={pages} nextCursor={data.nextCursor} loading={list.isPlaceholderData} label="Interview pages" />
             </>
           )}
         </QueryView>

@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PositionStatus, type Position } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field } from '../../components/Field.js';
@@ -22,14 +22,14 @@ export default function PositionsView() {
         <Link className="button" to="/positions/new">New position</Link>
       </div>
       <p className="lead">The jobs you interview for. A closed position takes no new interviews; the ones already scheduled go on.</p>
-      {/* Another status starts again on page 1: the list (and its cursor stack) is keyed by it. */}
+      {/* Another status writes the search without the page: it starts again on page 1. */}
       <PositionList key={status ?? 'all'} status={status} onStatus={(s) => setParams(s ? { status: s } : {}, { replace: true })} />
     </section>
   );
 }
 
 function PositionList({ status, onStatus }: { status: Position['status'] | undefined; onStatus: (status: string) => void }) {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const list = useQuery({
     ...recruiting.positions.list.queryOptions({ limit: PAGE_SIZE, ...(status ? { status } : {}), ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
     placeholderData: keepPreviousData,
