@@ -85,8 +85,14 @@ describe('console: rubric, scorecard with evidence, and versions', { skip }, () 
     assert.match(await page.locator('#provenance').textContent() ?? '', /Version 2 · rubric version 2/);
     const versions = (await call('GET', `/api/v1/interviews/${interview.id}/evaluations`, { key: s.key })).body.data;
     assert.deepEqual(versions.map((v: { version: number; rubricVersion: number }) => [v.version, v.rubricVersion]), [[2, 2], [1, 1]]);
+    // A refusal on version 2's form does not stay on screen for version 1.
+    await card.getByLabel('Note').fill('x'.repeat(10));
+    await card.getByRole('button', { name: 'Record decision' }).click();
+    await card.getByText('Choose advance, hold or reject.').waitFor();
     await card.getByRole('button', { name: 'Version 1' }).click();
     await card.getByRole('heading', { name: /^Your decision on version 1/ }).waitFor();
+    assert.equal(await card.getByText('Choose advance, hold or reject.').count(), 0, 'the other version\'s errors are cleared');
+    assert.equal(await card.getByLabel('Note').inputValue(), '', 'and its draft');
     await assertNoOverflow(page, 'the scorecard with versions');
     assertNoPageErrors(view.errors, 'the scorecard');
     await view.close();

@@ -152,7 +152,8 @@ function Card({ evaluation: e, onQuote }: { evaluation: Evaluation; onQuote: (h:
         <Points title="Strengths" points={e.strengths} />
         <Points title="Concerns" points={e.concerns} />
       </div>
-      <Review evaluation={e} />
+      {/* Keyed by the version: another version's form starts afresh, without this one's errors or draft. */}
+      <Review key={e.version ?? 'none'} evaluation={e} />
     </>
   );
 }
