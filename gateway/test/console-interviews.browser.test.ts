@@ -75,6 +75,11 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     // The form refuses what the contract refuses before anything is sent.
     await page.getByRole('button', { name: 'Schedule interview' }).click();
     await page.locator('#root .error').filter({ hasText: /./ }).first().waitFor();
+    // An empty choice says what to do, not what an id looks like.
+    await page.getByText('Choose a position.', { exact: true }).waitFor();
+    await page.getByText('Enter the candidate\'s e-mail, or find the candidate above.').waitFor();
+    assert.equal(await page.getByText(/must be an id/).count(), 0, 'no id format on an empty choice');
+    assert.equal(await page.getByLabel('Position').getAttribute('aria-invalid'), 'true');
     await page.getByLabel('Position').selectOption({ label: CONSOLE_TITLE });
     const email = uniqueEmail('journey2');
     await page.getByLabel('Candidate e-mail').fill(email);

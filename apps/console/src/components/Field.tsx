@@ -38,13 +38,22 @@ function friendly(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** The value at an issue's path in the form's values. */
+function valueAt(values: unknown, path: PropertyKey[]): unknown {
+  let value = values;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
 /**
  * Validates form values with a contract schema before they are sent, and maps a service's
  * refusal (its `appDetails`) back onto the same fields.
  *   const form = useZodForm(CreateApiKeyInput);
  *   const input = form.validate(values); if (input) mutation.mutate(input);
+ * A field left empty that must not be says so ("Required.", or its message in `whenEmpty`, such
+ * as "Choose a position."), not what a filled one must look like ("must be an id starting with pos_").
  */
-export function useZodForm<S extends z.ZodType>(schema: S) {
+export function useZodForm<S extends z.ZodType>(schema: S, whenEmpty: Record<string, string> = {}) {
   const [errors, setErrors] = useState<FieldErrors>({});
   return {
     errors,
@@ -54,7 +63,10 @@ export function useZodForm<S extends z.ZodType>(schema: S) {
         setErrors({});
         return parsed.data;
       }
-      setErrors(fieldErrorsOf(parsed.error.issues));
+      setErrors(fieldErrorsOf(parsed.error.issues.map((issue) => {
+        if (valueAt(values, issue.path) !== '') return issue;
+        return { path: issue.path, message: whenEmpty[issue.path.map(String).join('.')] ?? 'Required.' };
+      })));
       return null;
     },
     /** After the service refused: its field details, or nothing when it named none. */

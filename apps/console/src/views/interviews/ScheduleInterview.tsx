@@ -11,7 +11,7 @@ import { QueryView } from '../../components/PageState.js';
 export default function ScheduleInterview() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const form = useZodForm(CreateInterviewBody);
+  const form = useZodForm(CreateInterviewBody, { positionId: 'Choose a position.', 'candidate.email': 'Enter the candidate\'s e-mail, or find the candidate above.' });
   const [positionId, setPositionId] = useState('');
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
