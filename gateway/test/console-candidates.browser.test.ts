@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleSession, consoleUrl, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
 
 // Issue 10: the Candidates views, and journey 4 (a candidate created through the REST API shows
 // up in the console's search), at a laptop's and a phone's width.
@@ -125,6 +125,19 @@ describe('console: candidates', { skip }, () => {
     assert.doesNotMatch(page.url(), /[?&](cursor|page)=/, 'the search dropped the page');
     await assertNoOverflow(page, 'candidates list at 390 px');
     assertNoPageErrors(view.errors, 'candidates paging');
+    await view.close();
+  });
+
+  it('a well-formed id of no candidate is a not-found page with the way back, not an error with Retry; a malformed one is refused without Retry', async () => {
+    const view = await openPage(s.browser, WIDTHS.desktop);
+    await logIn(view.page, s.user);
+    const missing = 'cand_0000000000000000000000000000';
+    await assertNoSuchResource(view, `candidates/${missing}`, 'No such candidate', 'Back to the candidates', 'Candidates');
+    await assertNoSuchResource(view, `candidates/${missing}/edit`, 'No such candidate', 'Back to the candidates', 'Candidates');
+    await view.page.goto(consoleUrl('candidates/nope'));
+    await view.page.getByRole('alert').filter({ hasText: 'This could not be loaded.' }).waitFor();
+    assert.equal(await view.page.getByRole('button', { name: 'Retry' }).count(), 0, 'a refusal (400) does not offer Retry');
+    assertNoPageErrors(view.errors, 'candidate not found');
     await view.close();
   });
 

@@ -74,6 +74,17 @@ export async function openView(page: Page, path: string, heading?: string | RegE
   await page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) }).first().waitFor();
 }
 
+/**
+ * A well-formed id of nothing in the organization: a not-found page (`heading`) without Retry (a
+ * 404 does not get better by asking again) whose link `back` leads to the list (`list` heading).
+ */
+export async function assertNoSuchResource(view: ConsolePage, path: string, heading: string, back: string, list: string): Promise<void> {
+  await openView(view.page, path, heading);
+  assert.equal(await view.page.getByRole('button', { name: 'Retry' }).count(), 0, `/console/${path}: no Retry on a 404`);
+  await view.page.getByRole('main').getByRole('link', { name: back }).click();
+  await view.page.getByRole('heading', { level: 1, name: list }).waitFor();
+}
+
 /** No horizontal page overflow: tables scroll inside their own box or become lists. */
 export async function assertNoOverflow(page: Page, what: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS, waitForFocus } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS, waitForFocus } from './console-helpers.js';
 
 // Issue 10: the Positions views (list, create and edit with the questions, close and reopen, an AI
 // job description previewed as rendered Markdown and applied after a confirmation), at a laptop's
@@ -134,6 +134,15 @@ describe('console: positions', { skip }, () => {
       await view.close();
     });
   }
+
+  it('a well-formed id of no position is a not-found page with the way back, not an error with Retry', async () => {
+    const view = await openPage(s.browser, WIDTHS.phone);
+    await logIn(view.page, s.user);
+    const missing = 'pos_0000000000000000000000000000';
+    for (const path of [missing, `${missing}/edit`, `${missing}/try`]) await assertNoSuchResource(view, `positions/${path}`, 'No such position', 'Back to the positions', 'Positions');
+    assertNoPageErrors(view.errors, 'position not found');
+    await view.close();
+  });
 
   it('renders a description\'s Markdown as elements: raw HTML in it is not injected', async () => {
     const hostile = '# Heading\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\n[link](javascript:window.__pwned=3)\n\n- item';

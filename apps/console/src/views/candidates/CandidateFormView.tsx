@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateCandidateBody, UpdateCandidateBody, type Candidate } from '@hireloop/contracts';
 import { errorCode, errorExtra, errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { Field } from '../../components/Field.js';
 import { useSaveForm } from '../../components/SaveForm.js';
 import { BusyButton } from '../../components/BusyButton.js';
@@ -14,7 +15,7 @@ export default function CandidateFormView() {
   const candidate = useQuery({ ...recruiting.candidates.get.queryOptions({ id: id ?? '' }), enabled: Boolean(id) });
   if (!id) return <CandidateForm />;
   return (
-    <QueryView query={candidate} loading="Loading the candidate…">
+    <QueryView query={candidate} loading="Loading the candidate…" notFound={<NoSuchResource what="candidate" list="/candidates" listLabel="Back to the candidates" />}>
       {(c) => <CandidateForm current={c} />}
     </QueryView>
   );

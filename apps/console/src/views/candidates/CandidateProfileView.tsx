@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Candidate, Evaluation, Interview } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
@@ -21,7 +22,7 @@ export default function CandidateProfileView() {
   return (
     <section aria-labelledby="candidate-title">
       <p><Link to="/candidates">← Candidates</Link></p>
-      <QueryView query={candidate} loading="Loading the candidate…">
+      <QueryView query={candidate} loading="Loading the candidate…" notFound={<NoSuchResource what="candidate" list="/candidates" listLabel="Back to the candidates" />}>
         {(c) => (
           <>
             <div className="card-head">

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreatePositionBody, EmploymentType, UpdatePositionBody, type Position } from '@hireloop/contracts';
 import { errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { Field } from '../../components/Field.js';
 import { useSaveForm } from '../../components/SaveForm.js';
 import { EMPLOYMENT_TYPE_LABEL } from './labels.js';
@@ -18,7 +19,7 @@ export default function PositionFormView() {
   const position = useQuery({ ...recruiting.positions.get.queryOptions({ id: id ?? '' }), enabled: Boolean(id) });
   if (!id) return <PositionForm />;
   return (
-    <QueryView query={position} loading="Loading the position…">
+    <QueryView query={position} loading="Loading the position…" notFound={<NoSuchResource what="position" list="/positions" listLabel="Back to the positions" />}>
       {(p) => <PositionForm current={p} />}
     </QueryView>
   );

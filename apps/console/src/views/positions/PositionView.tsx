@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Position } from '@hireloop/contracts';
 import { errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { formatTime } from '../../components/format.js';
 import { EMPLOYMENT_TYPE_LABEL, PositionStatusBadge } from './labels.js';
@@ -17,7 +18,7 @@ export default function PositionView() {
   return (
     <section aria-labelledby="position-title">
       <p><Link to="/positions">← Positions</Link></p>
-      <QueryView query={position} loading="Loading the position…">
+      <QueryView query={position} loading="Loading the position…" notFound={<NoSuchResource what="position" list="/positions" listLabel="Back to the positions" />}>
         {(p) => (
           <>
             <div className="card-head">

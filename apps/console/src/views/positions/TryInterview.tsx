@@ -9,6 +9,7 @@ import { INTERVIEW_LANGUAGES, MAX_ANSWER_CHARS, type FollowUpSkipped, type Inter
 import { errorMessage, recruiting } from '../../trpc.js';
 import { Field } from '../../components/Field.js';
 import { QueryView } from '../../components/PageState.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { SkippedNote } from '../interviews/TurnNotes.js';
 import '../interviews/interviews.css';
 
@@ -71,7 +72,7 @@ export default function TryInterview() {
   return (
     <section aria-labelledby="try-title">
       <p><Link to={`/positions/${id}`}>← Position</Link></p>
-      <QueryView query={position} loading="Loading the position…">
+      <QueryView query={position} loading="Loading the position…" notFound={<NoSuchResource what="position" list="/positions" listLabel="Back to the positions" />}>
         {(p) => (
           <>
             <h1 id="try-title">Try the interview: {p.title}</h1>
