@@ -44,6 +44,8 @@ export interface ConsolePage {
   context: BrowserContext;
   /** Uncaught page errors and Content-Security-Policy refusals seen so far. */
   errors: string[];
+  /** The page's `console.warn` messages seen so far (a library's complaint about how it is used). */
+  warnings: string[];
   close: () => Promise<void>;
 }
 
@@ -52,11 +54,13 @@ export async function openPage(browser: Browser, width: Width = WIDTHS.desktop):
   const context = await browser.newContext({ viewport: { width, height: width === WIDTHS.phone ? 844 : 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     if (/Content Security Policy|Refused to/i.test(msg.text())) errors.push(msg.text());
+    else if (msg.type() === 'warning') warnings.push(msg.text());
   });
-  return { page, context, errors, close: () => context.close() };
+  return { page, context, errors, warnings, close: () => context.close() };
 }
 
 /** Logs in through the login page and waits for the signed-in header. */

@@ -24,6 +24,20 @@ describe('console polish, as a recruiter sees it (issue 18 item 11)', { skip: sk
   });
   after(() => receiver?.close());
 
+  it('a full load of a view logs no warning (React Router\'s "No HydrateFallback element" on every lazy route)', async () => {
+    const view = await openPage(session.browser);
+    try {
+      await logIn(view.page, session.user, 'candidates');
+      for (const path of ['positions', 'interviews', 'audit']) await openView(view.page, path);
+      await view.page.reload();
+      await view.page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+      assert.deepEqual(view.warnings, [], 'console warnings on full loads');
+      assert.deepEqual(view.errors, []);
+    } finally {
+      await view.close();
+    }
+  });
+
   it('after login the console opens on Candidates, not API keys', async () => {
     const { page, context } = await openPage(session.browser);
     try {

@@ -9,6 +9,7 @@ import { Layout } from './Layout.js';
 import { LoginPage } from './views/login/LoginPage.js';
 import { NotFound } from './components/NotFound.js';
 import { RouteError } from './components/RouteError.js';
+import { Loading } from './components/PageState.js';
 import './styles.css';
 
 const router = createBrowserRouter(
@@ -23,6 +24,9 @@ const router = createBrowserRouter(
         ...routes.map((r) => ({
           path: r.path,
           handle: { title: r.title },
+          // What a full load shows in the layout while the view's code arrives (without one, the
+          // router renders nothing and warns "No `HydrateFallback` element provided").
+          hydrateFallbackElement: <Loading label="Loading the page…" />,
           lazy: async () => ({ Component: (await r.load()).default }),
         })),
         { path: '*', element: <NotFound /> },
