@@ -175,6 +175,10 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
     await page.getByText('Page 2').waitFor();
     assert.equal(await eventually(() => rows.count(), (n) => n === 1), 1, 'the 26th interview on page 2');
     assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled(), 'no page after the last');
+    // The page is in the URL: a reload shows it again.
+    await page.reload();
+    await page.getByText('Page 2').waitFor();
+    assert.equal(await eventually(() => rows.count(), (n) => n === 1), 1, 'page 2 after a reload');
     await page.getByRole('button', { name: 'Previous' }).click();
     await page.getByText('Page 1').waitFor();
     assert.equal(await eventually(() => rows.count(), (n) => n === 25), 25, 'page 1 again');
