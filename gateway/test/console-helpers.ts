@@ -124,12 +124,13 @@ export function assertNoPageErrors(errors: string[], what: string): void {
   assert.deepEqual(errors, [], `${what}: page errors or refused loads`);
 }
 
-/** The checks every view passes at a width: it renders, no overflow, no page error. */
+/** The checks every view passes at a width: it renders, no overflow, no page error, no console warning. */
 export async function checkView(page: ConsolePage, path: string, heading?: string | RegExp): Promise<void> {
   await openView(page.page, path, heading);
   const width = page.page.viewportSize()?.width ?? 0;
   await assertNoOverflow(page.page, `/console/${path} at ${width} px`);
   assertNoPageErrors(page.errors, `/console/${path} at ${width} px`);
+  assert.deepEqual(page.warnings, [], `/console/${path} at ${width} px: console warnings`);
 }
 
 /** A describe block's browser: launched in its `before`, closed in its `after`. */
