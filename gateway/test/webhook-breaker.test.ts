@@ -34,8 +34,11 @@ const env = {
 
 type Arrival = { eventId: string; type: string; status: number; at: number };
 
-/** A receiver that answers 500 while `failing`, then 200 (after `delayMs`); counts requests in flight. */
-async function switchableReceiver(delayMs = 50) {
+/**
+ * A receiver that answers 500 while `failing` (or 503 asking for `retryAfterSeconds`), then 200
+ * (after `delayMs`); counts requests in flight.
+ */
+async function switchableReceiver(delayMs = 50, retryAfterSeconds?: number) {
   const state = { failing: true, open: 0, mostOpen: 0, mostOpenWhileFailing: 0, arrivals: [] as Arrival[] };
   const server = await startTestServer(async (_req, body) => {
     const event = JSON.parse(body) as { id: string; type: string };
@@ -45,9 +48,9 @@ async function switchableReceiver(delayMs = 50) {
     if (failing) state.mostOpenWhileFailing = Math.max(state.mostOpenWhileFailing, state.open);
     try {
       await new Promise((r) => setTimeout(r, delayMs));
-      const status = failing ? 500 : 200;
+      const status = failing ? (retryAfterSeconds ? 503 : 500) : 200;
       state.arrivals.push({ eventId: event.id, type: event.type, status, at: Date.now() });
-      return { status, body: '{}' };
+      return { status, body: '{}', ...(failing && retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}) };
     } finally {
       state.open--;
     }
@@ -171,6 +174,40 @@ describe('a failing endpoint (circuit breaker)', () => {
     }
   });
 
+  it('once the endpoint answers again, a manual retry or a replay that waited for the next probe goes at once, not at that probe\'s time', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    // While failing it asks for 10 minutes (Retry-After): the next probe is that far away.
+    const receiver = await switchableReceiver(50, 600);
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const events = await publish(org.organization.id, 4);
+      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
+      const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: rows.at(-1)!.id });
+      assert.ok(Date.parse(retried.nextAttemptAt!) > Date.now() + 300_000, `due with the probe the endpoint asked for: ${retried.nextAttemptAt}`);
+      const replayed = await hooks.replay.mutate({ id: hook.id, window: { since: new Date(Date.now() - 3600_000).toISOString() } });
+      assert.equal(replayed.failing, true);
+
+      // The endpoint answers again, and a ping (attempted at once even while failing) closes the breaker.
+      const recoveredAt = receiver.state.arrivals.length;
+      receiver.state.failing = false;
+      await hooks.test.mutate({ id: hook.id });
+      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince === undefined, 30_000);
+      // Everything queued for that probe is delivered now, long before the probe's time.
+      const delivered = await eventually(
+        async () => new Set(receiver.state.arrivals.slice(recoveredAt).filter((a) => a.status === 200).map((a) => a.eventId)),
+        (ids) => events.every((id) => ids.has(id)),
+        60_000,
+      );
+      assert.ok(events.every((id) => delivered.has(id)), 'every event arrived after the recovery');
+      const after = await eventually(() => deliveriesOf(hook.id), (r) => r.filter((d) => d.status === 'delivered').length >= 5, 30_000);
+      assert.deepEqual([...new Set(after.filter((d) => events.includes(d.event_id)).map((d) => d.status))], ['delivered']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('at most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries: the oldest are failed, each with an attempt saying "backlog limit"', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
@@ -180,7 +217,8 @@ describe('a failing endpoint (circuit breaker)', () => {
       await publish(org.organization.id, BACKLOG_MAX + 5);
       const rows = await eventually(
         () => deliveriesOf(hook.id),
-        (r) => r.length === BACKLOG_MAX + 6 && r.filter((d) => d.status === 'retrying').length <= BACKLOG_MAX,
+        // Every delivery has made its first attempt (none `pending`), and the queue is within the limit.
+        (r) => r.length === BACKLOG_MAX + 6 && r.every((d) => d.status === 'retrying' || d.status === 'failed') && r.filter((d) => d.status === 'retrying').length <= BACKLOG_MAX,
         60_000,
       );
       const dropped = rows.filter((d) => d.status === 'failed');

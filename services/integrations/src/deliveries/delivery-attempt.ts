@@ -163,7 +163,9 @@ export async function recordAttempt(
 
 /**
  * A 2xx from these endpoints: each one's run of failures ends and its circuit breaker closes. A
- * failing one's loop, sleeping until its next probe, must look now: its queue drains.
+ * failing one's loop, sleeping until its next probe, must look now: its queue drains. The
+ * deliveries put at the head of its queue while it was failing (a manual retry, a replay) were
+ * due with that probe; with no probe left to wait for, they are due now, and go first.
  */
 async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, webhookIds: string[]): Promise<void> {
   const ids = [...new Set(webhookIds)];
@@ -171,7 +173,12 @@ async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: Deli
     update integrations.webhooks w set failing_since = null, consecutive_failures = 0, probes_failed = 0, probe_at = null
     where w.id = any(${ids}) and (w.failing_since is not null or w.consecutive_failures > 0 or w.probe_at is not null)
     returning w.id`.execute(trx);
-  if (rows.length) await retriesQueued(trx, settings, rows.map((r) => r.id));
+  if (rows.length === 0) return;
+  const closed = rows.map((r) => r.id);
+  await sql`
+    update integrations.deliveries set next_attempt_at = now(), updated_at = now()
+    where webhook_id = any(${closed}) and status = 'retrying' and queue_head and next_attempt_at > now()`.execute(trx);
+  await retriesQueued(trx, settings, closed);
 }
 
 /** How the reason of an attempt-log entry for an attempt that was not made begins. */
