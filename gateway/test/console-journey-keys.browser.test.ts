@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
-import { assertNoOverflow, assertNoPageErrors, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, waitForFocus, waitForFocusWithin, WIDTHS, type ConsoleUser } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, waitForFocus, waitForFocusWithin, WIDTHS, type ConsoleUser } from './console-helpers.js';
 
 // Issue 10, journey 1 (and 5 for these views): log in (a wrong password refused), create a key,
 // call the REST API with it, revoke it in the console, and see the next REST call get 401
@@ -58,6 +58,11 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       // The filter hides revoked keys.
       await page.getByRole('checkbox', { name: 'Hide revoked keys' }).check();
       await page.getByText('No active keys.').waitFor();
+      // The filter is in the URL: a reload keeps it (a page's cursor belongs to its filter).
+      assert.match(page.url(), /[?&]active=1/);
+      await page.reload();
+      await page.getByText('No active keys.').waitFor();
+      assert.ok(await page.getByRole('checkbox', { name: 'Hide revoked keys' }).isChecked(), 'still hidden after a reload');
       await assertNoOverflow(page, `keys at ${width} px`);
       assertNoPageErrors(view.errors, `keys at ${width} px`);
       await view.close();
@@ -81,6 +86,9 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
       const detail = new URL(page.url()).pathname.replace('/console/', '');
       assert.match(detail, /^webhooks\/wh_/);
+      await checkView(view, detail);
+      // A well-formed id of no webhook: not found, with the way back (no Retry for a 404).
+      await assertNoSuchResource(view, `webhooks/wh_${'0'.repeat(22)}`, 'No such webhook', 'Back to the webhooks', 'Webhooks');
       await checkView(view, detail);
       // Actions keep keyboard focus while they run (a disabled button would drop it to <body>),
       // and a delivery's Retry says what it did.

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { HiringFlow } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
-import { Pager, useCursorPages } from '../../components/Pager.js';
+import { Pager, pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { DataTable, type Column } from '../../components/DataTable.js';
 import { formatTime } from '../../components/format.js';
 import { StageChips } from './stages.js';
@@ -14,7 +14,7 @@ import './flows.css';
 const PAGE_SIZE = 25;
 
 export default function FlowsView() {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const list = useQuery({ ...recruiting.flows.list.queryOptions({ limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }), placeholderData: keepPreviousData });
   const positionTitle = usePositionTitles();
   const columns: Array<Column<HiringFlow>> = [

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateApiKeyInput, SCOPES, type ApiKey, type CreatedApiKey, type Scope } from '@hireloop/contracts';
 import { identity, errorMessage } from '../../trpc.js';
 import { apiBaseUrl } from '../../config.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages, withoutPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
@@ -83,8 +84,16 @@ function CreateKey({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
 }
 
 function KeyList() {
-  const pages = useCursorPages();
-  const [hideRevoked, setHideRevoked] = useState(false);
+  // The filter and the page live in the URL (`?active=1&cursor=…`): a cursor belongs to its filter.
+  const pages = useCursorPages(pagesInUrl());
+  const [params, setParams] = useSearchParams();
+  const hideRevoked = params.get('active') === '1';
+  const setHideRevoked = (on: boolean) => {
+    const next = withoutPages(params);
+    if (on) next.set('active', '1');
+    else next.delete('active');
+    setParams(next, { replace: true });
+  };
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
   const queryClient = useQueryClient();
@@ -121,7 +130,7 @@ function KeyList() {
     <section className="card" aria-labelledby="keys-list-title">
       <div className="card-head">
         <h2 id="keys-list-title">Keys</h2>
-        <label className="check"><input type="checkbox" checked={hideRevoked} onChange={(e) => { setHideRevoked(e.target.checked); pages.reset(); }} /> Hide revoked keys</label>
+        <label className="check"><input type="checkbox" checked={hideRevoked} onChange={(e) => setHideRevoked(e.target.checked)} /> Hide revoked keys</label>
       </div>
       <p className="status" role="status" id="key-revoked" tabIndex={-1}>{revoked ? `The key “${revoked}” is revoked: it is refused from its next request.` : ''}</p>
       <PagedTable query={list} pages={pages} caption="API keys" columns={columns} rowKey={(k) => k.id} empty={hideRevoked ? 'No active keys.' : 'No keys yet.'} />

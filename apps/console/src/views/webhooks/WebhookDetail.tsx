@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DeliveryStatus, ReplayBody, SubscribableEvent, UpdateWebhookFields, type Delivery, type Webhook } from '@hireloop/contracts';
-import { integrations, errorMessage } from '../../trpc.js';
+import { integrations, errorMessage, errorStatus } from '../../trpc.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { ErrorState, Loading } from '../../components/PageState.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages, withoutPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
@@ -22,6 +23,7 @@ export default function WebhookDetail() {
   const { id = '' } = useParams();
   const webhook = useQuery(integrations.webhooks.get.queryOptions({ id }));
   if (webhook.isPending) return <Loading />;
+  if (webhook.isError && errorStatus(webhook.error) === 404) return <NoSuchResource what="webhook" list="/webhooks" listLabel="Back to the webhooks" />;
   if (webhook.isError) {
     return (
       <section aria-labelledby="webhook-title">
@@ -111,8 +113,18 @@ const STATUS_BADGE: Record<Delivery['status'], string> = { delivered: 'badge-ok'
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
   const queryClient = useQueryClient();
-  const pages = useCursorPages();
-  const [status, setStatus] = useState<Delivery['status'] | ''>('');
+  // The status filter and the page live in the URL (`?deliveryStatus=failed&deliveriesCursor=…`).
+  const pagesUrl = pagesInUrl('deliveries');
+  const pages = useCursorPages(pagesUrl);
+  const [params, setParams] = useSearchParams();
+  const filter = DeliveryStatus.safeParse(params.get('deliveryStatus'));
+  const status: Delivery['status'] | '' = filter.success ? filter.data : '';
+  const setStatus = (next: Delivery['status'] | '') => {
+    const search = withoutPages(params, pagesUrl);
+    if (next) search.set('deliveryStatus', next);
+    else search.delete('deliveryStatus');
+    setParams(search, { replace: true });
+  };
   // The delivery last sent again, as the service answered (its next attempt's time).
   const [retried, setRetried] = useState<Retried | null>(null);
   const list = useQuery({
@@ -162,7 +174,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         <h2 id="deliveries-title">Deliveries</h2>
         <div className="actions">
           <label htmlFor="delivery-status">Status</label>
-          <select id="delivery-status" value={status} onChange={(e) => { setStatus(e.target.value as Delivery['status'] | ''); pages.reset(); }}>
+          <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value as Delivery['status'] | '')}>
             <option value="">any</option>
             {DeliveryStatus.options.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>

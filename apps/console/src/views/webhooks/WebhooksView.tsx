@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateWebhookBody, type CreatedWebhook, type Webhook } from '@hireloop/contracts';
 import { integrations, errorMessage } from '../../trpc.js';
-import { useCursorPages } from '../../components/Pager.js';
+import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
@@ -36,7 +36,7 @@ export default function WebhooksView() {
 }
 
 function WebhookList() {
-  const pages = useCursorPages();
+  const pages = useCursorPages(pagesInUrl());
   const list = useQuery({ ...integrations.webhooks.list.queryOptions({ limit: PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }), placeholderData: keepPreviousData });
   const columns: Array<Column<Webhook>> = [
     { header: 'Endpoint', cell: (w) => <><Link to={`/webhooks/${w.id}`} className="wrap">{w.url}</Link>{w.description && <span className="sub">{w.description}</span>}</> },
