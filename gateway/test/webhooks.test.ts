@@ -85,6 +85,10 @@ describe('POST /api/v1/webhooks', () => {
       assert.equal(res.status, 422, `${JSON.stringify(events)}: ${res.text}`);
       assert.ok(res.body.error.details.some((d: { path: string }) => d.path.startsWith('events')), JSON.stringify(res.body.error.details));
     }
+    // An unknown type's detail says what is accepted (zod's own word for it was "Invalid input").
+    const unknown = await call('POST', '/api/v1/webhooks', { key: org.key, body: { url: 'https://example.com/hooks', events: ['candidate.created', 'webhook.ping'] } });
+    const detail = unknown.body.error.details.find((d: { path: string }) => d.path === 'events.1');
+    assert.match(detail?.message ?? '', /not an event type a webhook subscribes to: "\*" or one of candidate\.created, .*every webhook gets webhook\.ping/, unknown.text);
   });
 
   it('refuses private, link-local, metadata and non-https URLs (SSRF)', async () => {

@@ -30,4 +30,12 @@ describe('media types as RFC 9110 reads them (issue 18 item 5)', () => {
       assert.ok(jsonMediaTypeProblem(header), String(header));
     }
   });
+
+  it('the refusal says what is wrong, never "application/json, not application/json"', () => {
+    assert.equal(jsonMediaTypeProblem('Text/Plain; charset=utf-8'), 'Send the body as application/json, not text/plain.');
+    const twice = jsonMediaTypeProblem('application/json; charset=utf-8; charset=utf-8');
+    assert.match(twice ?? '', /could not be read \(malformed, or a parameter given twice\)/);
+    assert.doesNotMatch(twice ?? '', /not application\/json/);
+    assert.equal(jsonMediaTypeProblem(undefined), 'Send the body as application/json.');
+  });
 });

@@ -56,8 +56,11 @@ const UTF8 = new Set(['utf-8', 'utf8']);
  * `application/json` or `application/*+json`, with no charset or a name of UTF-8.
  */
 export function jsonMediaTypeProblem(header: string | undefined): string | null {
-  const type = header === undefined ? null : parseMediaType(header);
-  if (!type || !JSON_ESSENCE.test(type.essence)) return `Send the body as application/json${header ? `, not ${header.split(';')[0]!.trim().slice(0, 100)}` : ''}.`;
+  if (header === undefined) return 'Send the body as application/json.';
+  const type = parseMediaType(header);
+  // Unreadable (malformed, or a parameter given twice): naming its type alone would read as a contradiction.
+  if (!type) return `The Content-Type ${JSON.stringify(header.trim().slice(0, 100))} could not be read (malformed, or a parameter given twice); send application/json.`;
+  if (!JSON_ESSENCE.test(type.essence)) return `Send the body as application/json, not ${type.essence.slice(0, 100)}.`;
   const charset = type.parameters.get('charset');
   if (charset !== undefined && !UTF8.has(charset.toLowerCase())) return 'Send the body in UTF-8 (charset=utf-8), the only charset accepted.';
   return null;

@@ -11,7 +11,10 @@ export const TaskId = prefixedId(ID_PREFIXES.task);
 /** Event types a webhook can subscribe to: every type but the ping, which every webhook gets. */
 export const SubscribableEvent = z.enum(EventType.options.filter((t) => t !== 'webhook.ping') as [string, ...string[]]);
 
-const WebhookEvent = z.union([z.literal('*'), SubscribableEvent]);
+const WebhookEvent = z.union([z.literal('*'), SubscribableEvent], {
+  // Zod's own message for a union is "Invalid input": say what is accepted (the ping is every webhook's, never subscribed to).
+  error: () => `not an event type a webhook subscribes to: "*" or one of ${SubscribableEvent.options.join(', ')} (every webhook gets webhook.ping)`,
+});
 const WEBHOOK_EVENTS_MAX = 50;
 export const WebhookEvents = z
   .array(WebhookEvent)

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BIDI_OVERRIDES, INVISIBLE_RANGES, NO_BIDI_OVERRIDE_PATTERN, VISIBLE_PATTERN, visibleName } from './visible-text.js';
+import { BIDI_OVERRIDES, INVISIBLE_RANGES, NO_BIDI_OVERRIDE_PATTERN, VISIBLE_MESSAGE, VISIBLE_PATTERN, visibleName } from './visible-text.js';
 import { NON_BLANK_PATTERN, trimmedText } from './common.js';
 import { emailLimitBroken, EmailAddress, StoredEmail } from './email.js';
 
@@ -34,6 +34,13 @@ describe('names and titles need a visible character (issue 18 item 6)', () => {
   it('a name made only of zero-width, format or filler characters is refused', () => {
     for (const name of ['\u200b', '\u200c\u200d', '\u2060', '\u00ad', '\u2800', '\u3164', '\uffa0', '\u115f\u1160', '\ufeff', '\u{e0001}\u{e0020}', ' \u200b\t', '\u200e\u200f']) {
       assert.equal(Name.safeParse(name).success, false, JSON.stringify(name));
+    }
+  });
+
+  it('a blank name (empty, spaces) gets one detail that says why, not a length one beside it', () => {
+    for (const name of ['', '   ', '\t \u00a0']) {
+      const issues = Name.safeParse(name).error?.issues ?? [];
+      assert.deepEqual(issues.map((i) => i.message), [VISIBLE_MESSAGE], JSON.stringify(name));
     }
   });
 

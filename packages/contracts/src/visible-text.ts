@@ -70,7 +70,8 @@ export function visibleName(max: number) {
   return (
     text()
       .trim()
-      .min(1)
+      // Blank after trimming: one detail that says why ("Too small … >=1 characters" read oddly under a 3-space name).
+      .min(1, { message: VISIBLE_MESSAGE, abort: true })
       .max(max)
       .regex(NO_BIDI_OVERRIDE, BIDI_OVERRIDE_MESSAGE)
       .regex(VISIBLE_IN_BMP, VISIBLE_MESSAGE)
