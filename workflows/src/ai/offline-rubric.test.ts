@@ -61,4 +61,15 @@ describe('the offline provider scores against the rubric', () => {
     const sum = (o: typeof full) => o.competencies.reduce((s, c) => s + (c.score ?? 0), 0);
     assert.ok(sum(full) > sum(short), `${sum(full)} > ${sum(short)}`);
   });
+
+  it('the rationale states the score and both parts of its mean, so a score never reads as contradicting its anchor', () => {
+    for (const c of offlineRubricEvaluation(input(rich)).competencies) {
+      if (c.score === null) continue;
+      const parts = /^Offline scoring: (\d) of 5, the mean of the closest anchor, (\d) \(.*\), and the answers' detail, (\d\.\d) of 5 \(\d+ meaningful words/.exec(c.rationale);
+      assert.ok(parts, c.rationale);
+      const [, score, anchor, detail] = parts.map(Number);
+      assert.equal(score, c.score);
+      assert.equal(Math.max(1, Math.min(5, Math.round((anchor! + detail!) / 2))), c.score, c.rationale);
+    }
+  });
 });

@@ -91,7 +91,8 @@ export function offlineRubricEvaluation(input: RubricEvaluationInput): ModelEval
       return {
         key: c.key,
         score,
-        rationale: `Offline scoring: the answers come closest to anchor ${anchorLevel} ("${c.levels[anchorLevel - 1]}"), with ${evidenceWords.length} meaningful words of evidence.`,
+        // The score is a mean of two parts, so the rationale names both: "closest to anchor 2" beside a 3 read as a contradiction.
+        rationale: `Offline scoring: ${score} of 5, the mean of the closest anchor, ${anchorLevel} ("${c.levels[anchorLevel - 1]}"), and the answers' detail, ${(1 + 4 * detail).toFixed(1)} of 5 (${evidenceWords.length} meaningful words; ${WORDS_FOR_FULL_DETAIL} or more count as full detail).`,
         quotes: candidates.map((s) => ({ turnId: s.turn.id, quote: s.sentence })),
       };
     }),
