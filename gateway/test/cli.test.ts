@@ -33,7 +33,8 @@ describe('the orgs, keys and users CLIs (headless set-ups)', () => {
   it('defaults to the demo organization and refuses bad input with a usage message', async () => {
     const key = (await cli('keys', 'create', '--name', 'demo key', '--scopes', 'read')).stdout.trim();
     assert.equal((await call('GET', '/api/v1/me', { key })).body.data.organization.id, process.env['TEST_DEMO_ORG_ID']);
-    for (const args of [['create', '--name', 'x'], ['create', '--name', 'x', '--scopes', 'root'], ['create', '--nmae', 'x'], ['frobnicate']]) {
+    const nobody = `org_${'0'.repeat(22)}`;
+    for (const args of [['create', '--name', 'x'], ['create', '--name', 'x', '--scopes', 'root'], ['create', '--nmae', 'x'], ['frobnicate'], ['list', '--org', nobody], ['create', '--name', 'x', '--scopes', 'read', '--org', nobody]]) {
       await assert.rejects(cli('keys', ...args), (err: { code: number; stderr: string }) => err.code !== 0 && /error/.test(err.stderr), args.join(' '));
     }
   });

@@ -16,7 +16,9 @@ runCli(USAGE, async () => {
   const [command, ...rest] = process.argv.slice(2);
   const runtime = readRuntimeInfo();
   const identity = createIdentityClient(runtime.identityUrl, runtime.internalTokenKeys, CLI_ACTOR);
-  const orgOf = async (flag: string | undefined) => flag ?? (await identity.system.organizations.demo.query()).id;
+  // A given organization must exist: an unknown id would list an empty table (or make a key for nobody) without a word.
+  const orgOf = async (flag: string | undefined) =>
+    flag ? (await identity.system.organizations.get.query({ id: flag }).catch(rethrowServiceError)).id : (await identity.system.organizations.demo.query()).id;
 
   switch (command) {
     case 'create': {
