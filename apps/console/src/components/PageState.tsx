@@ -1,7 +1,7 @@
 // Page states every view shows the same way: loading, empty, not found, error with retry.
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { errorMessage, errorStatus } from '../trpc.js';
+import { errorCode, errorDetails, errorMessage, errorStatus } from '../trpc.js';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return <p className="loading" role="status" aria-live="polite">{label}</p>;
@@ -24,6 +24,12 @@ export function EmptyState({ children }: { children: ReactNode }) {
 }
 
 /**
+ * The page's id names nothing: a well-formed id of nothing (404), or a malformed one (the id
+ * refused as input, e.g. `/candidates/nope`): either way there is no such thing to show.
+ */
+const namesNothing = (error: unknown) => errorStatus(error) === 404 || (errorCode(error) === 'validation_failed' && errorDetails(error).some((d) => d.path === 'id'));
+
+/**
  * A query's three states, then its data: `<QueryView query={q} isEmpty={(d) => d.items.length === 0}
  * empty="No keys yet.">{(data) => …}</QueryView>`. A page's own resource passes `notFound`, shown
  * when the service answers 404 (a well-formed id of nothing), with a way back instead of Retry.
@@ -37,7 +43,7 @@ export function QueryView<T, E = unknown>({ query, isEmpty, empty, children, loa
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading {...(loading ? { label: loading } : {})} />;
-  if (query.isError && notFound && errorStatus(query.error) === 404) return <>{notFound}</>;
+  if (query.isError && notFound && namesNothing(query.error)) return <>{notFound}</>;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (isEmpty?.(query.data)) return <EmptyState>{empty ?? 'Nothing here yet.'}</EmptyState>;
   return <>{children(query.data)}</>;
