@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '@hireloop/devstack/testing';
 import { unique } from './api-assertions.js';
-import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleSession, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
+import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleSession, consoleUrl, logIn, openPage, skipWithoutChromium as skip, WIDTHS } from './console-helpers.js';
 
 // Issue 10: the Candidates views, and journey 4 (a candidate created through the REST API shows
 // up in the console's search), at a laptop's and a phone's width.
@@ -187,6 +187,13 @@ describe('console: candidates', { skip }, () => {
     await page.getByRole('link', { name: `Kept ${word} 26` }).waitFor();
     await pager.getByText('Page 1').waitFor();
     assertNoPageErrors(view.errors, 'candidates paging in the URL');
+
+    // A pasted link with a cursor that cannot be read offers the way back to page 1.
+    await page.goto(consoleUrl('candidates?cursor=garbage&page=2'));
+    await page.getByText('This page could not be loaded.').waitFor();
+    await page.getByRole('button', { name: 'Go to the first page' }).click();
+    await page.getByRole('link', { name: `Kept ${word} 26` }).waitFor();
+    assert.doesNotMatch(page.url(), /[?&](cursor|page)=/);
     await view.close();
   });
 });

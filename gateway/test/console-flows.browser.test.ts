@@ -36,6 +36,9 @@ describe('console: hiring flows and the pipeline board (journey 3)', { skip: ski
       try {
         const candidate = await newCandidate(`Flow${width}`);
         await logIn(page, s.user, 'flows');
+        // A flow id of nothing, well-formed or not: the not-found page with the way back.
+        await checkView(view, `flows/flow_${'0'.repeat(22)}`, 'No such hiring flow');
+        await checkView(view, `flows/flow_${'0'.repeat(22)}/edit`, 'No such hiring flow');
         await checkView(view, 'flows', 'Hiring flows');
 
         // The flow editor: a name and three stages, built with the row controls.

@@ -198,7 +198,8 @@ describe('console: interviews (journey 2)', { skip: skipWithoutChromium }, () =>
       await checkView(view, 'interviews/new', 'Schedule an interview');
       await checkView(view, `interviews/${completed[0]!.id}`);
       await view.page.getByRole('heading', { name: /^Your decision/ }).waitFor();
-      await checkView(view, 'interviews/int_0000000000000000000000000000', 'No such page');
+      await checkView(view, 'interviews/int_0000000000000000000000000000', 'No such interview');
+      await checkView(view, 'interviews/nope', 'No such interview');
       await view.close();
     }
   });

@@ -47,6 +47,8 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
 
       await page.getByRole('button', { name: `Revoke key journey ${width}` }).click();
       const dialog = page.getByRole('dialog');
+      // The safe choice has focus as the dialog opens: Enter twice does not revoke.
+      await waitForFocus(page, dialog.getByRole('button', { name: 'Cancel' }), 'as the confirmation opens');
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByText('revoked', { exact: true }).waitFor();
       // The row's Revoke button is gone: focus goes to the message that says what happened.
@@ -87,6 +89,27 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       const detail = new URL(page.url()).pathname.replace('/console/', '');
       assert.match(detail, /^webhooks\/wh_/);
       await checkView(view, detail);
+      // Saving the edit form keeps focus and says so: the page's refresh does not rebuild the form.
+      await page.getByLabel('Description').fill('Journey endpoint, edited');
+      const save = page.getByRole('button', { name: 'Save changes' });
+      await save.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await page.waitForTimeout(750);
+      await waitForFocus(page, save, 'after saving the webhook');
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      // A double click on Send a test event sends one ping.
+      const deliveries = page.getByRole('region', { name: 'Deliveries' });
+      const pings = async () => {
+        await deliveries.getByRole('button', { name: 'Refresh' }).click();
+        await page.waitForTimeout(500);
+        return deliveries.locator('code', { hasText: /^webhook\.ping$/ }).count();
+      };
+      const before = await pings();
+      await page.getByRole('button', { name: 'Send a test event' }).dblclick();
+      await page.getByRole('status').filter({ hasText: 'Test event' }).waitFor();
+      await page.waitForTimeout(1000);
+      assert.equal(await pings(), before + 1, 'one test event for a double click');
       // A well-formed id of no webhook: not found, with the way back (no Retry for a 404).
       await assertNoSuchResource(view, `webhooks/wh_${'0'.repeat(22)}`, 'No such webhook', 'Back to the webhooks', 'Webhooks');
       await checkView(view, detail);

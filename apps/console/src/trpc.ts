@@ -41,6 +41,8 @@ export const errorDetails = (error: unknown): Array<{ path: string; message: str
 export function errorMessage(error: unknown): string {
   if (error instanceof TRPCClientError) {
     if (errorStatus(error) === undefined) return 'The console could not reach the server; check your connection and retry.';
+    // Shown beside a form after logging in again too: the API's "Log in first" would no longer be true.
+    if (errorStatus(error) === 401) return 'Your session ended before this was saved: log in, then save again.';
     return error.message;
   }
   return 'Something went wrong; retry.';

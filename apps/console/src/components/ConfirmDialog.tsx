@@ -18,6 +18,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
   focusAfter?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
   // Several dialogs can sit on one page (close and apply on a position): each title its own id.
   const titleId = useId();
   const focusAfterRef = useRef(focusAfter);
@@ -27,7 +28,12 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // The safe choice first: React's autoFocus sets no `autofocus` attribute for the dialog to
+      // find, so the browser would focus the first button, the destructive one.
+      cancelRef.current?.focus();
+    }
     if (!open && dialog.open) {
       dialog.close();
       keepFocus(focusAfterRef.current);
@@ -41,7 +47,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
       {children}
       <div className="actions">
         <BusyButton className={danger ? 'danger' : ''} onClick={onConfirm} busy={busy}>{confirmLabel}</BusyButton>
-        <BusyButton className="secondary" onClick={onCancel} busy={busy} autoFocus>Cancel</BusyButton>
+        <BusyButton className="secondary" onClick={onCancel} busy={busy} ref={cancelRef}>Cancel</BusyButton>
       </div>
     </dialog>
   );

@@ -12,7 +12,7 @@ import { routes } from '../../routes.js';
 import { QueryView } from '../../components/PageState.js';
 import { Pager, useCursorPages } from '../../components/Pager.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { NotFound } from '../../components/NotFound.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { formatTime } from '../../components/format.js';
 import { kindLabel, orderedStages } from './stages.js';
 import { EnrollCandidate } from './EnrollCandidate.js';
@@ -39,14 +39,14 @@ function safeJson(raw: string): unknown {
 
 export default function FlowBoardView() {
   const { id = '' } = useParams();
-  if (!FlowId.safeParse(id).success) return <NotFound />;
+  if (!FlowId.safeParse(id).success) return <NoSuchResource what="hiring flow" list="/flows" listLabel="Back to the hiring flows" />;
   return <FlowBoard id={id} />;
 }
 
 function FlowBoard({ id }: { id: string }) {
   const flow = useQuery(recruiting.flows.get.queryOptions({ id }));
   return (
-    <QueryView query={flow} loading="Loading the flow…">
+    <QueryView query={flow} loading="Loading the flow…" notFound={<NoSuchResource what="hiring flow" list="/flows" listLabel="Back to the hiring flows" />}>
       {(f) => <Board flow={f} />}
     </QueryView>
   );

@@ -9,7 +9,7 @@ import { FlowId, FlowInput, type HiringFlow } from '@hireloop/contracts';
 import { errorDetails, errorMessage, recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { Field, fieldErrorsOf, useZodForm } from '../../components/Field.js';
-import { NotFound } from '../../components/NotFound.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { StagesEditor, stageRow, type StageRow } from './StagesEditor.js';
 import { orderedStages } from './stages.js';
 import { positionChoices } from './positions.js';
@@ -19,13 +19,13 @@ import { BusyButton } from '../../components/BusyButton.js';
 export default function FlowEditorView() {
   const { id } = useParams();
   if (id === undefined) return <FlowForm />;
-  if (!FlowId.safeParse(id).success) return <NotFound />;
+  if (!FlowId.safeParse(id).success) return <NoSuchResource what="hiring flow" list="/flows" listLabel="Back to the hiring flows" />;
   return <EditFlow id={id} />;
 }
 
 function EditFlow({ id }: { id: string }) {
   const flow = useQuery(recruiting.flows.get.queryOptions({ id }));
-  return <QueryView query={flow} loading="Loading the flow…">{(f) => <FlowForm flow={f} />}</QueryView>;
+  return <QueryView query={flow} loading="Loading the flow…" notFound={<NoSuchResource what="hiring flow" list="/flows" listLabel="Back to the hiring flows" />}>{(f) => <FlowForm flow={f} />}</QueryView>;
 }
 
 function FlowForm({ flow }: { flow?: HiringFlow }) {

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { CancellationReason, InterviewId, type Interview } from '@hireloop/contracts';
 import { errorCode, recruiting } from '../../trpc.js';
 import { ErrorState, QueryView } from '../../components/PageState.js';
-import { NotFound } from '../../components/NotFound.js';
+import { NoSuchResource } from '../../components/NotFound.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { Field } from '../../components/Field.js';
@@ -17,13 +17,13 @@ import './interviews.css';
 
 export default function InterviewDetail() {
   const parsed = InterviewId.safeParse(useParams()['id']);
-  if (!parsed.success) return <NotFound />;
+  if (!parsed.success) return <NoSuchResource what="interview" list="/interviews" listLabel="Back to the interviews" />;
   return <InterviewPage id={parsed.data} />;
 }
 
 function InterviewPage({ id }: { id: string }) {
   const interview = useQuery(recruiting.interviews.get.queryOptions({ id }));
-  if (interview.isError && errorCode(interview.error) === 'not_found') return <NotFound />;
+  if (interview.isError && errorCode(interview.error) === 'not_found') return <NoSuchResource what="interview" list="/interviews" listLabel="Back to the interviews" />;
   return (
     <QueryView query={interview} loading="Loading the interview…">
       {(i) => (

@@ -115,7 +115,11 @@ function changeOf(current: Position, v: Values) {
   return change;
 }
 
-function PositionForm({ current }: { current?: Position }) {
+function PositionForm({ current: live }: { current?: Position }) {
+  // The position as the form was filled from it: what an edit is compared with, and the rubric
+  // version it is made from. The live query can refetch meanwhile (a colleague's save); comparing
+  // with that would send its version with this form's older values and undo their change unseen.
+  const [current] = useState(live);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Values>(() => valuesOf(current));

@@ -51,7 +51,7 @@ function WebhookPage({ webhook }: { webhook: Webhook }) {
       <Overview webhook={webhook} onChanged={refresh} />
       <Deliveries webhook={webhook} />
       <Replay webhook={webhook} onReplayed={refresh} />
-      <EditWebhook key={webhook.updatedAt} webhook={webhook} onSaved={refresh} />
+      <EditWebhook key={webhook.id} webhook={webhook} onSaved={refresh} />
     </section>
   );
 }
@@ -241,17 +241,36 @@ function Replay({ webhook, onReplayed }: { webhook: Webhook; onReplayed: () => v
   );
 }
 
+/**
+ * The edit form stays as typed while the page's webhook refreshes (a save, a test event): it sends
+ * only what differs from the webhook it was filled from, so a change made meanwhile elsewhere (an
+ * endpoint disabled by a 410) is not undone by a save of its description.
+ */
 function EditWebhook({ webhook, onSaved }: { webhook: Webhook; onSaved: () => void }) {
   const form = useZodForm(UpdateWebhookFields);
+  const [filled, setFilled] = useState(webhook);
+  const [unchanged, setUnchanged] = useState(false);
   const [url, setUrl] = useState(webhook.url);
   const [description, setDescription] = useState(webhook.description ?? '');
   const [events, setEvents] = useState<string[]>(webhook.events);
   const [enabled, setEnabled] = useState(webhook.status === 'enabled');
-  const update = useMutation(integrations.webhooks.update.mutationOptions({ onSuccess: onSaved, onError: (error) => form.fromServer(error) }));
+  const update = useMutation(integrations.webhooks.update.mutationOptions({
+    onSuccess: (saved) => {
+      setFilled(saved);
+      onSaved();
+    },
+    onError: (error) => form.fromServer(error),
+  }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const changes = form.validate({ url: url.trim(), events, description: description.trim() ? description : null, status: enabled ? 'enabled' : 'disabled' });
-    if (changes) update.mutate({ id: webhook.id, changes });
+    setUnchanged(false);
+    const now = { url: url.trim(), events, description: description.trim() ? description : null, status: enabled ? 'enabled' : 'disabled' };
+    const was = { url: filled.url, events: filled.events, description: filled.description ?? null, status: filled.status };
+    const differs = Object.fromEntries(Object.entries(now).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k as keyof typeof was])));
+    const changes = form.validate(differs);
+    if (!changes) return;
+    if (Object.keys(changes).length === 0) setUnchanged(true);
+    else update.mutate({ id: webhook.id, changes });
   };
   return (
     <section className="card" aria-labelledby="edit-title">
@@ -270,7 +289,7 @@ function EditWebhook({ webhook, onSaved }: { webhook: Webhook; onSaved: () => vo
         </label>
         <p className="error" role="alert">{update.isError && !Object.keys(form.errors).length ? errorMessage(update.error) : ''}</p>
         <BusyButton type="submit" busy={update.isPending}>Save changes</BusyButton>
-        {update.isSuccess && <p className="status" role="status">Saved.</p>}
+        <p className="status" role="status">{unchanged ? 'Nothing changed.' : update.isSuccess ? 'Saved.' : ''}</p>
       </form>
     </section>
   );
