@@ -4,27 +4,18 @@
 // would have to find their place again after every action.
 //
 // `busy` comes from the mutation, which reports "pending" a moment after the press (TanStack
-// Query notifies on a timer): a double click's second press can come first. So a press also
-// holds the button itself until `busy` takes over, or briefly when the press started nothing
-// (a form that did not validate).
-import { useEffect, useRef, type ComponentPropsWithRef, type MouseEvent } from 'react';
-
-/** How long a press holds the button when its action does not report busy. */
-const PRESS_HOLD_MS = 500;
+// Query notifies on a timer), so the second click of a double click can come before it. A click
+// that is not a first one (`detail` counts the clicks of a double or triple click; a key press
+// is 0) is ignored: one action per double click.
+import type { ComponentPropsWithRef, MouseEvent } from 'react';
 
 export function BusyButton({ busy, onClick, ...props }: ComponentPropsWithRef<'button'> & { busy: boolean }) {
-  const held = useRef(false);
-  useEffect(() => {
-    if (busy) held.current = false;
-  }, [busy]);
   const press = (event: MouseEvent<HTMLButtonElement>) => {
-    if (busy || held.current) {
+    if (busy || event.detail > 1) {
       // Also stops a submit button from submitting its form again.
       event.preventDefault();
       return;
     }
-    held.current = true;
-    window.setTimeout(() => (held.current = false), PRESS_HOLD_MS);
     onClick?.(event);
   };
   return <button type="button" {...props} aria-disabled={busy || undefined} aria-busy={busy || undefined} onClick={press} />;

@@ -20,10 +20,24 @@ function focusLost(): boolean {
  * to the page's main region.
  */
 export function keepFocus(target?: string | Element | null): void {
-  requestAnimationFrame(() => {
-    if (!focusLost()) return;
+  const rescue = () => {
+    if (!focusLost()) return false;
     const element = typeof target === 'string' ? document.getElementById(target) : target;
     const to = element?.isConnected && element instanceof HTMLElement ? element : document.getElementById('main');
     to?.focus();
+    return true;
+  };
+  // Looked at again a little later too: the control may go with a render that follows (a list's
+  // refetch drops the row whose button got focus back from a dialog).
+  requestAnimationFrame(() => {
+    if (rescue()) return;
+    let looks = 0;
+    const timer = window.setInterval(() => {
+      if (rescue() || ++looks === LOOKS) window.clearInterval(timer);
+    }, LOOK_EVERY_MS);
   });
 }
+
+/** For about a second after an action: long enough for its refetch, too short to override the user. */
+const LOOKS = 10;
+const LOOK_EVERY_MS = 100;
