@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { BrowserContext } from 'playwright-core';
 import { call } from '@hireloop/devstack/testing';
 import { assertNoOverflow, assertNoPageErrors, assertNoSuchResource, checkView, consoleUrl, logIn, newConsoleUser, openPage, publicBaseUrl, skipWithoutChromium, suiteBrowser, waitForFocus, waitForFocusWithin, WIDTHS, type ConsoleUser } from './console-helpers.js';
 
@@ -154,10 +155,7 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
     await logIn(page, user, 'keys');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     // The session ends on the server (as on expiry); the browser still holds its cookie.
-    const cookie = (await context.cookies()).find((c) => c.name === 'hl_session');
-    assert.ok(cookie, 'a session cookie');
-    const ended = await call('POST', '/auth/logout', { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: publicBaseUrl() } });
-    assert.equal(ended.status, 204);
+    await endSessionOnServer(context);
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.waitForURL(/\/console\/login\?/);
@@ -177,12 +175,7 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
     const { page, context } = view;
     await logIn(page, user, 'keys');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-    const endSession = async () => {
-      const cookie = (await context.cookies()).find((c) => c.name === 'hl_session');
-      assert.ok(cookie, 'a session cookie');
-      const ended = await call('POST', '/auth/logout', { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: publicBaseUrl() } });
-      assert.equal(ended.status, 204);
-    };
+    const endSession = () => endSessionOnServer(context);
     const name = page.getByLabel('Name');
     const create = page.getByRole('button', { name: 'Create key' });
     const relogin = page.getByRole('dialog', { name: 'Your session has ended' });
@@ -225,3 +218,11 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
     await view.close();
   });
 });
+
+/** Ends the browser's console session on the server (as on expiry); the browser keeps its cookie. */
+async function endSessionOnServer(context: BrowserContext): Promise<void> {
+  const cookie = (await context.cookies()).find((c) => c.name === 'hl_session');
+  assert.ok(cookie, 'a session cookie');
+  const ended = await call('POST', '/auth/logout', { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: publicBaseUrl() } });
+  assert.equal(ended.status, 204);
+}
