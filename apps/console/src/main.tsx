@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate } from 'react-router';
+// The DOM build of the provider: it can render a navigation with flushSync (components/searchParams.ts).
+import { RouterProvider } from 'react-router/dom';
 import { queryClient } from './trpc.js';
 import { prefetchSession } from './session.js';
 import { HOME, routes } from './routes.js';

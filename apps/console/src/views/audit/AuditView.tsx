@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AuditFilters } from '@hireloop/contracts';
 import { identity } from '../../trpc.js';
@@ -7,6 +6,7 @@ import { pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field, useZodForm } from '../../components/Field.js';
 import { dayEnd, dayStart } from '../../components/dates.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 import { auditColumns } from './columns.js';
 
 const PAGE_SIZE = 25;
@@ -27,7 +27,7 @@ function auditFilters(values: FilterValues): AuditFilters {
  */
 export default function AuditView() {
   const pages = useCursorPages(pagesInUrl());
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const values = Object.fromEntries(FILTER_NAMES.map((name) => [name, params.get(name) ?? ''])) as FilterValues;
   const parsed = AuditFilters.safeParse(auditFilters(values));
   const filters = parsed.success ? parsed.data : {};

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { SearchCandidatesQuery, type Candidate } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
@@ -9,6 +9,7 @@ import { PagedTable } from '../../components/PagedTable.js';
 import { Field, fieldErrorsOf } from '../../components/Field.js';
 import { formatTime } from '../../components/format.js';
 import { dayEnd, dayStart } from '../../components/dates.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 
 const PAGE_SIZE = 25;
 /** How long typing pauses before the list follows the search box. */
@@ -20,7 +21,7 @@ const SEARCH_DELAY_MS = 300;
  * URL (`?q=ann&from=2026-01-01`), and so is the page, so a search can be linked to and Back returns to it.
  */
 export default function CandidatesView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const filters = { q: params.get('q') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '', externalId: params.get('externalId') ?? '' };
   const setFilter = (name: keyof typeof filters, value: string) => {
     // Another search starts again on page 1.

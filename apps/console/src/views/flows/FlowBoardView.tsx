@@ -5,7 +5,7 @@
 // go out as one batched request.
 import { useRef, useState, type DragEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { EnrollmentCard, EnrollmentStatus, FlowId, type HiringFlow, type MoveEnrollmentBody } from '@hireloop/contracts';
 import { errorCode, errorMessage, recruiting } from '../../trpc.js';
 import { routes } from '../../routes.js';
@@ -18,6 +18,7 @@ import { kindLabel, orderedStages } from './stages.js';
 import { EnrollCandidate } from './EnrollCandidate.js';
 import './flows.css';
 import { BusyButton } from '../../components/BusyButton.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 
 const PAGE_SIZE = 25;
 type Stage = HiringFlow['stages'][number];
@@ -70,7 +71,7 @@ function useAnnouncer(initial: string) {
 
 function Board({ flow }: { flow: HiringFlow }) {
   const location = useLocation();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const parsed = EnrollmentStatus.safeParse(params.get('status') ?? 'active');
   const status: Status = parsed.success ? parsed.data : 'active';
   const stages = orderedStages(flow);

@@ -1,19 +1,20 @@
 // Interviews: the organization's interviews, newest first, filtered by the status the client sees
 // (PRODUCT.md §7: an overdue invite is `expired` at once), in pages; each opens its detail.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { InterviewStatus, type Interview } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
 import { QueryView } from '../../components/PageState.js';
 import { Pager, pagesInUrl, useCursorPages } from '../../components/Pager.js';
 import { DataTable, type Column } from '../../components/DataTable.js';
 import { formatTime } from '../../components/format.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 import { INTERVIEW_STATUSES, STATUS_LABEL, StatusBadge } from './status.js';
 
 const PAGE_SIZE = 25;
 
 export default function InterviewsView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const parsed = InterviewStatus.safeParse(params.get('status'));
   const status = parsed.success ? parsed.data : undefined;
   const pages = useCursorPages(pagesInUrl());

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateApiKeyInput, SCOPES, type ApiKey, type CreatedApiKey, type Scope } from '@hireloop/contracts';
 import { identity, errorMessage } from '../../trpc.js';
@@ -13,6 +12,7 @@ import { SecretOnce } from '../../components/SecretOnce.js';
 import { BusyButton } from '../../components/BusyButton.js';
 import { keepFocus } from '../../components/focus.js';
 import { formatTime } from '../../components/format.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 import { SCOPE_HELP } from './scopes.js';
 
 const PAGE_SIZE = 25;
@@ -86,7 +86,7 @@ function CreateKey({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
 function KeyList() {
   // The filter and the page live in the URL (`?active=1&cursor=…`): a cursor belongs to its filter.
   const pages = useCursorPages(pagesInUrl());
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const hideRevoked = params.get('active') === '1';
   const setHideRevoked = (on: boolean) => {
     const next = withoutPages(params);

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PositionStatus, type Position } from '@hireloop/contracts';
 import { recruiting } from '../../trpc.js';
@@ -7,13 +7,14 @@ import type { Column } from '../../components/DataTable.js';
 import { PagedTable } from '../../components/PagedTable.js';
 import { Field } from '../../components/Field.js';
 import { formatTime } from '../../components/format.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 import { EMPLOYMENT_TYPE_LABEL, PositionStatusBadge } from './labels.js';
 
 const PAGE_SIZE = 25;
 
 /** The positions list, newest first, filtered by status through the URL (`?status=open`). */
 export default function PositionsView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const status = PositionStatus.safeParse(params.get('status')).data;
   return (
     <section aria-labelledby="positions-title">

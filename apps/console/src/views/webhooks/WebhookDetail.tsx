@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DeliveryStatus, ReplayBody, SubscribableEvent, UpdateWebhookFields, type Delivery, type Webhook } from '@hireloop/contracts';
 import { integrations, errorMessage, errorStatus } from '../../trpc.js';
@@ -14,6 +14,7 @@ import { BusyButton } from '../../components/BusyButton.js';
 import { keepFocus } from '../../components/focus.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
 import { formatTime } from '../../components/format.js';
+import { useSearchParamsNow } from '../../components/searchParams.js';
 import { EventsField } from './EventsField.js';
 import { WebhookHealth, WebhookStatus } from './health.js';
 
@@ -116,7 +117,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   // The status filter and the page live in the URL (`?deliveryStatus=failed&deliveriesCursor=…`).
   const pagesUrl = pagesInUrl('deliveries');
   const pages = useCursorPages(pagesUrl);
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParamsNow();
   const filter = DeliveryStatus.safeParse(params.get('deliveryStatus'));
   const status: Delivery['status'] | '' = filter.success ? filter.data : '';
   const setStatus = (next: Delivery['status'] | '') => {
