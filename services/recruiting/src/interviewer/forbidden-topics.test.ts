@@ -153,6 +153,14 @@ describe('forbidden topics: follow-ups that are dropped', () => {
     ['Leben Sie in einer Beziehung?', 'de', 'marital_status'],
     ['Sind Sie zu alt für ein Startup?', 'de', 'age'],
     ['Sind Sie in psychotherapeutischer Behandlung?', 'de', 'health_disability'],
+    // Found by a second black-box run (2026-11-30): proxies of age, and a partner.
+    ['When did you graduate from high school?', 'en', 'age'],
+    ['When did you finish high school?', 'en', 'age'],
+    ['In what year did you finish university?', 'en', 'age'],
+    ['How many years of experience do you have since your graduation in the 1980s?', 'en', 'age'],
+    ['Do you have a partner?', 'en', 'family'],
+    ['Wann haben Sie Ihr Abitur gemacht?', 'de', 'age'],
+    ['In welchem Jahr haben Sie die Schule beendet?', 'de', 'age'],
   ];
   for (const [question, language, topic] of strays) {
     it(`"${question}" (${language}) touches ${topic}`, () => assert.equal(findForbiddenTopic(question, language)?.topic, topic));
@@ -186,6 +194,9 @@ describe('forbidden topics: follow-ups that pass', () => {
     ['How did you strike a balance between speed and quality?', 'en'],
     ['What did the black box tests miss?', 'en'],
     ['Which parent component owned the state?', 'en'],
+    ['When did you finish the migration, and what was left?', 'en'],
+    ['How did you partner with the sales team on the launch?', 'en'],
+    ['What did the new graduates on your team need from you?', 'en'],
     ['Können Sie ein konkretes Beispiel nennen, wie Sie den Konflikt gelöst haben?', 'de'],
     ['Welche Art von Tests haben Sie geschrieben?', 'de'],
     ['Glauben Sie, dass die Lösung skaliert hätte?', 'de'],
