@@ -104,12 +104,14 @@ describe('evaluation with the openai SDK', () => {
 
   it('fails cleanly, without retrying, when the provider refuses the request (401)', async () => {
     const marker = `denied-${Date.now()}`;
-    ai.script(marker, [{ status: 401, error: 'Incorrect API key provided' }]);
+    ai.script(marker, [{ status: 401, error: 'Incorrect API key provided: sk-proj-PROVIDER-TEXT' }]);
     const id = await completeInterview(marker);
     const result = await finalEvaluation(id);
     assert.equal(result.status, 'failed');
     assert.equal(result.error.code, 'ai_request_rejected');
     assert.match(result.error.message, /401/);
+    // The provider's own text (here, part of a key) is not ours to pass on (PRODUCT.md §3).
+    assert.doesNotMatch(JSON.stringify(result), /PROVIDER-TEXT|Incorrect API key/);
     assert.equal(ai.requestsWith(marker).length, 1);
   });
 
@@ -129,6 +131,9 @@ describe('evaluation with the openai SDK', () => {
     const result = await finalEvaluation(id);
     assert.equal(result.status, 'failed', JSON.stringify(result));
     assert.equal(result.error.code, 'ai_invalid_output');
+    // Where the reply missed the schema, in the schema's words, not the validator's.
+    assert.match(result.error.message, /did not match the schema at [A-Za-z]/);
+    assert.doesNotMatch(result.error.message, /expected|Too big|<=/);
     assert.equal(ai.requestsWith(marker).length, 2);
   });
 

@@ -21,7 +21,21 @@ export class AiCallError extends Error {
   }
 }
 
-/** A thrown SDK error as an AiCallError; the messages name statuses, never a prompt or a key. */
+/** A system error code (`ECONNREFUSED`, `ENOTFOUND`) somewhere in an error's causes: ours to name, unlike its message. */
+function systemCodeOf(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]{2,30}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * A thrown SDK error as an AiCallError. The messages are the platform's own: a status or a
+ * system error code, never the provider's text (PRODUCT.md §3: messages that are not ours never
+ * reach a client), which can quote the request or a part of the key. They reach API clients (an
+ * evaluation's `error`), webhooks and workflow histories.
+ */
 export function classifyAiError(err: unknown): AiCallError {
   if (err instanceof AiCallError) return err;
   if (err instanceof OpenAI.APIUserAbortError || err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'AbortError')) {
@@ -29,7 +43,8 @@ export function classifyAiError(err: unknown): AiCallError {
   }
   if (err instanceof OpenAI.APIError && err.status !== undefined) {
     if (err.status === 429 || err.status >= 500) return new AiCallError('unavailable', `AI provider answered ${err.status}`, err.status);
-    return new AiCallError('rejected', `AI provider refused the request (${err.status}): ${err.message.slice(0, 300)}`, err.status);
+    return new AiCallError('rejected', `AI provider refused the request (${err.status}): check the provider's key, model and account.`, err.status);
   }
-  return new AiCallError('unavailable', `AI provider unreachable: ${(err as Error).message}`);
+  const code = systemCodeOf(err);
+  return new AiCallError('unavailable', code ? `AI provider unreachable (${code})` : 'AI provider unreachable');
 }

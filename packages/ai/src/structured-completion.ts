@@ -73,6 +73,15 @@ export async function structuredCompletion<T extends z.ZodType>(client: OpenAI, 
     return { ok: false, reason: 'The AI reply was not JSON.' };
   }
   const result = request.schema.safeParse(parsed);
-  if (!result.success) return { ok: false, reason: `The AI reply did not match the schema: ${result.error.issues[0]?.message}`.slice(0, 500) };
+  if (!result.success) return { ok: false, reason: `The AI reply did not match the schema at ${pathOf(result.error.issues[0]?.path ?? [])}.` };
   return { ok: true, value: result.data };
+}
+
+/**
+ * Where a reply missed the schema, as the schema's own field names and list indexes: the
+ * validator's wording and the reply's text stay out of the reason, which reaches API clients.
+ */
+function pathOf(path: readonly PropertyKey[]): string {
+  const parts = path.map((p) => (typeof p === 'number' ? String(p) : typeof p === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(p) ? p : '…'));
+  return parts.length ? parts.join('.') : 'its top level';
 }
