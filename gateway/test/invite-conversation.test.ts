@@ -162,6 +162,13 @@ describe('the invite page asks one turn at a time', () => {
     assert.match(old.text, /one question at a time/);
     assert.match(old.text, /The second answer, typed in the old form\./);
     assert.equal((await transcript(interview.id)).filter((t) => t.kind === 'answer').length, 1);
+    // That page's address (the form's, /answer) opened again is the interview's page, not a 404.
+    for (const step of ['answer', 'start', 'submit', 'decline']) {
+      const again = await fetch(`${testEnv().gatewayUrl}/i/${token}/${step}`, { redirect: 'manual' });
+      assert.equal(again.status, 303, step);
+      assert.equal(again.headers.get('location'), `/i/${token}`, step);
+    }
+    assert.equal((await currentTurn(token)).text, 'Tell us about a hard bug.', 'and nothing changed');
   });
 
   it('an empty answer or one over 10 000 characters: a clear message, the text kept, nothing stored; the service answers 422', async () => {

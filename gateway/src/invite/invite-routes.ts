@@ -171,6 +171,10 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     res.redirect(303, pageUrl(token));
   });
 
+  // The address a form's answer page leaves in the address bar (a 409 or 422 page is the answer
+  // to its POST): opened again, in a new tab or after a restart, it is the interview's page.
+  router.get(['/:token/start', '/:token/answer', '/:token/submit', '/:token/decline'], (req, res) => res.redirect(303, pageUrl(req.params['token'] as string)));
+
   // Bad input the router or its body parser refused (a token that does not percent-decode, a
   // body too large or in another charset): a 4xx page, never the 503 of a failure of ours.
   router.use(async (err: unknown, req: Request, res: Response, _next: NextFunction) => {
