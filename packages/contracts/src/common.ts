@@ -70,7 +70,7 @@ export function prefixedId(prefix: string) {
   return z
     .string()
     .max(prefix.length + 41)
-    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), `must be an id starting with ${prefix}_`)
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), `must be an id: ${prefix}_ followed by 10–40 letters or digits`)
     .describe(`Identifier with the \`${prefix}_\` prefix`);
 }
 
