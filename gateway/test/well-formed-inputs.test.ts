@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { restRouter } from '../src/rest/router.js';
 
 /** Strings no public input may accept (PRODUCT.md §3), shaped to pass most other rules. */
-const ILL_FORMED = ['abc\u0000def', '\u0000', 'a\u0000@example.com', 'https://example.com/\u0000', 'abc\ud800def', '\udc00', 'cand_0000000000\u0000'];
+const ILL_FORMED = ['abc\u0000def', '\u0000', 'a\u0000@example.com', 'https://example.com/\u0000', 'https://example.com/\ud800', 'https://example.com/?q=\udc00', 'abc\ud800def', '\udc00', 'cand_0000000000\u0000'];
 
 type Node = { _zod: { def: Record<string, unknown> } };
 const isSchema = (v: unknown): v is Node => typeof v === 'object' && v !== null && '_zod' in v;

@@ -54,22 +54,21 @@ export function undeliverableWebhookUrl(raw: string): string | null {
  * A webhook URL in a create or PATCH body: surrounding spaces are trimmed and the URL is stored as
  * the URL parser writes it, as before; control characters anywhere and port 0 are 422.
  */
-const WebhookUrlInput = wellFormed(
-  z
-    .string()
-    .max(WEBHOOK_URL_MAX)
-    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (tab, line breaks)')
-    .superRefine((raw, ctx) => {
-      const why = undeliverableWebhookUrl(raw);
-      if (why) return void ctx.addIssue({ code: 'custom', message: why, input: raw });
-      // Stored as the URL parser writes it (non-ASCII percent-encoded, hosts in punycode), which
-      // must fit the limit too: refused here, by the field's name, not later by the service.
-      if (new URL(raw.trim()).href.length > WEBHOOK_URL_MAX) {
-        ctx.addIssue({ code: 'custom', message: `is longer than ${WEBHOOK_URL_MAX} characters once written as a URL (non-ASCII characters percent-encoded)`, input: raw });
-      }
-    })
-    .overwrite((raw) => (undeliverableWebhookUrl(raw) ? raw : new URL(raw.trim()).href)),
-).meta({ format: 'uri' });
+// Well-formed first: the URL parser writes a lone surrogate as U+FFFD, so checked after the
+// rewrite it would be stored changed without a word, where every other string is 422.
+const WebhookUrlInput = wellFormed(z.string().max(WEBHOOK_URL_MAX))
+  .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (tab, line breaks)')
+  .superRefine((raw, ctx) => {
+    const why = undeliverableWebhookUrl(raw);
+    if (why) return void ctx.addIssue({ code: 'custom', message: why, input: raw });
+    // Stored as the URL parser writes it (non-ASCII percent-encoded, hosts in punycode), which
+    // must fit the limit too: refused here, by the field's name, not later by the service.
+    if (new URL(raw.trim()).href.length > WEBHOOK_URL_MAX) {
+      ctx.addIssue({ code: 'custom', message: `is longer than ${WEBHOOK_URL_MAX} characters once written as a URL (non-ASCII characters percent-encoded)`, input: raw });
+    }
+  })
+  .overwrite((raw) => (undeliverableWebhookUrl(raw) ? raw : new URL(raw.trim()).href))
+  .meta({ format: 'uri' });
 const WebhookDescription = text().trim().max(500);
 
 export const DeliveryId = prefixedId(ID_PREFIXES.delivery);
