@@ -136,6 +136,24 @@ describe('a failing endpoint (circuit breaker)', () => {
     }
   });
 
+  it('a failing endpoint that is disabled is no longer failing: stats.failingSince goes with it (a 410 disables it the same way)', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const receiver = await switchableReceiver();
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      await publish(org.organization.id, 4);
+      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      const disabled = await hooks.update.mutate({ id: hook.id, changes: { status: 'disabled' } });
+      assert.equal(disabled.status, 'disabled');
+      assert.equal(disabled.stats.failingSince, undefined, 'the PATCH answer says it');
+      assert.equal((await hooks.get.query({ id: hook.id })).stats.failingSince, undefined, 'and so does a later read');
+      assert.equal((await hooks.list.query({})).items.find((w) => w.id === hook.id)?.stats.failingSince, undefined, 'and the list');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('a manual retry while failing joins the head of the queue (its 202 says retrying) and is the next probe; a replay says failing', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();

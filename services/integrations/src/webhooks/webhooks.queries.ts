@@ -34,7 +34,9 @@ export function toWebhook(row: Selectable<WebhooksTable>, stats: WebhookStats = 
  * success rate, and since when it is `failing` (its circuit breaker open), if it is.
  */
 export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<WebhooksTable>[]): Promise<Map<string, WebhookStats>> {
-  const failing = (r: Selectable<WebhooksTable>) => (r.consecutive_failures >= breaker.breakerFailures && r.failing_since ? { failingSince: r.failing_since.toISOString() } : {});
+  // A disabled endpoint is sent nothing, so it is not failing (docs/api.md: only while failing).
+  const failing = (r: Selectable<WebhooksTable>) =>
+    r.status === 'enabled' && r.consecutive_failures >= breaker.breakerFailures && r.failing_since ? { failingSince: r.failing_since.toISOString() } : {};
   const stats = new Map<string, WebhookStats>(rows.map((r) => [r.id, { ...NO_STATS, ...failing(r) }]));
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return stats;
