@@ -226,6 +226,35 @@ describe('a failing endpoint (circuit breaker)', () => {
     }
   });
 
+  it('once the endpoint answers again, the deliveries whose attempts failed in the outage go at once and first, in order, not at their own next time', async () => {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    // Each failed attempt asks for 10 minutes (Retry-After): a failed delivery's own next time is that far away.
+    const receiver = await switchableReceiver(50, 600);
+    try {
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const events = await publish(org.organization.id, 4);
+      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
+      const { rows: held } = await stack.db.query(`select event_id from integrations.deliveries where webhook_id = $1 and next_attempt_at > now() + interval '5 minutes' and attempts > 0`, [hook.id]);
+      assert.ok(held.some((d) => events.includes(d.event_id as string)), 'an event whose attempt failed waits for its own next time');
+
+      const recoveredAt = receiver.state.arrivals.length;
+      receiver.state.failing = false;
+      await hooks.test.mutate({ id: hook.id });
+      const arrived = await eventually(
+        async () => receiver.state.arrivals.slice(recoveredAt).filter((a) => a.status === 200 && events.includes(a.eventId)).map((a) => a.eventId),
+        (ids) => events.every((id) => ids.includes(id)),
+        60_000,
+      );
+      assert.equal(arrived.length, 4, 'each once');
+      // In the queue's order (creation), within the cap's window: the failed ones (the oldest) are not last.
+      arrived.forEach((id, i) => assert.ok(Math.abs(events.indexOf(id) - i) < CAP, `${id} arrived ${i}th, created ${events.indexOf(id)}th: ${JSON.stringify(arrived)}`));
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('at most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries: the oldest are failed, each with an attempt saying "backlog limit"', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();

@@ -150,7 +150,9 @@ export async function recordAttempt(
         status: wait === null ? 'failed' : 'retrying',
         retry_step: sql`retry_step + 1`,
         lease_until: null,
-        queue_head: false,
+        // A delivery at the head of the queue (a manual retry, a replay) keeps its place when its
+        // attempt fails: it goes first again once due, or when the endpoint answers again.
+        queue_head: wait === null ? false : sql<boolean>`queue_head`,
         next_attempt_at: wait === null ? null : sql<Date>`now() + make_interval(secs => ${wait})`,
       })
       .returning('id')
@@ -163,21 +165,28 @@ export async function recordAttempt(
 
 /**
  * A 2xx from these endpoints: each one's run of failures ends and its circuit breaker closes. A
- * failing one's loop, sleeping until its next probe, must look now: its queue drains. The
- * deliveries put at the head of its queue while it was failing (a manual retry, a replay) were
- * due with that probe; with no probe left to wait for, they are due now, and go first.
+ * failing one's loop, sleeping until its next probe, must look now: its queue drains, in order.
+ * Due now, with no probe left to wait for: the deliveries put at the head of its queue while it
+ * was failing (a manual retry, a replay), which were due with that probe and go first; and those
+ * whose last attempt failed in this run of failures (the probes, and the attempts that opened the
+ * breaker), which the endpoint's outage explains. Otherwise a failed probe's delivery waited for
+ * its own next time while newer ones went before it.
  */
 async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, webhookIds: string[]): Promise<void> {
   const ids = [...new Set(webhookIds)];
-  const { rows } = await sql<{ id: string }>`
+  // The callers hold these endpoints' rows (holdEndpoints): the run's start read here is the one replaced.
+  const { rows } = await sql<{ id: string; was: Date | null }>`
     update integrations.webhooks w set failing_since = null, consecutive_failures = 0, probes_failed = 0, probe_at = null
-    where w.id = any(${ids}) and (w.failing_since is not null or w.consecutive_failures > 0 or w.probe_at is not null)
-    returning w.id`.execute(trx);
+    from (select id, failing_since from integrations.webhooks where id = any(${ids})) run
+    where w.id = run.id and (w.failing_since is not null or w.consecutive_failures > 0 or w.probe_at is not null)
+    returning w.id, run.failing_since as was`.execute(trx);
   if (rows.length === 0) return;
   const closed = rows.map((r) => r.id);
   await sql`
-    update integrations.deliveries set next_attempt_at = now(), updated_at = now()
-    where webhook_id = any(${closed}) and status = 'retrying' and queue_head and next_attempt_at > now()`.execute(trx);
+    update integrations.deliveries d set next_attempt_at = now(), updated_at = now()
+    from (select unnest(${closed}::text[]) as id, unnest(${rows.map((r) => r.was)}::timestamptz[]) as was) run
+    where d.webhook_id = run.id and d.status = 'retrying' and d.next_attempt_at > now()
+      and (d.queue_head or d.last_attempt_at >= date_trunc('milliseconds', run.was))`.execute(trx);
   await retriesQueued(trx, settings, closed);
 }
 
