@@ -87,6 +87,21 @@ describe('a failing endpoint (circuit breaker)', () => {
     (await stack.db.query(`select id, event_id, status, attempts, next_attempt_at <= now() as due from integrations.deliveries where webhook_id = $1 order by created_at, id`, [webhookId]))
       .rows as { id: string; event_id: string; status: string; attempts: number; due: boolean }[];
 
+  /**
+   * An endpoint that fails asking for 10 minutes (Retry-After) on each attempt, so that its next
+   * probe and a failed delivery's own next time are that far away; `failing`, with a ping and 4
+   * events queued.
+   */
+  async function failingWithRetryAfter(receiver: Awaited<ReturnType<typeof switchableReceiver>>) {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const hooks = client().forOrganization(org.organization.id).webhooks;
+    const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+    const events = await publish(org.organization.id, 4);
+    await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+    const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
+    return { hooks, hook, events, rows };
+  }
+
   it('recovers: the whole backlog arrives once, in order, within the cap; meanwhile it is probed one delivery at a time and new deliveries skip the first attempt', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
@@ -193,15 +208,10 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('once the endpoint answers again, a manual retry or a replay that waited for the next probe goes at once, not at that probe\'s time', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     // While failing it asks for 10 minutes (Retry-After): the next probe is that far away.
     const receiver = await switchableReceiver(50, 600);
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
-      const events = await publish(org.organization.id, 4);
-      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
-      const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
+      const { hooks, hook, events, rows } = await failingWithRetryAfter(receiver);
       const retried = await hooks.retryDelivery.mutate({ webhookId: hook.id, deliveryId: rows.at(-1)!.id });
       assert.ok(Date.parse(retried.nextAttemptAt!) > Date.now() + 300_000, `due with the probe the endpoint asked for: ${retried.nextAttemptAt}`);
       const replayed = await hooks.replay.mutate({ id: hook.id, window: { since: new Date(Date.now() - 3600_000).toISOString() } });
@@ -227,15 +237,10 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('once the endpoint answers again, the deliveries whose attempts failed in the outage go at once and first, in order, not at their own next time', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     // Each failed attempt asks for 10 minutes (Retry-After): a failed delivery's own next time is that far away.
     const receiver = await switchableReceiver(50, 600);
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
-      const events = await publish(org.organization.id, 4);
-      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
-      await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
+      const { hooks, hook, events } = await failingWithRetryAfter(receiver);
       const { rows: held } = await stack.db.query(`select event_id from integrations.deliveries where webhook_id = $1 and next_attempt_at > now() + interval '5 minutes' and attempts > 0`, [hook.id]);
       assert.ok(held.some((d) => events.includes(d.event_id as string)), 'an event whose attempt failed waits for its own next time');
 
