@@ -260,6 +260,26 @@ describe('a failing endpoint (circuit breaker)', () => {
     }
   });
 
+  it('below the breaker\'s threshold a failed delivery keeps its own next time (its Retry-After) when another delivery succeeds', async () => {
+    const receiver = await switchableReceiver(50, 600);
+    try {
+      const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+      const hooks = client().forOrganization(org.organization.id).webhooks;
+      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      // The ping and one event fail, asking for 10 minutes: two failures of the three that open the breaker.
+      const [failed] = await publish(org.organization.id, 1);
+      await eventually(() => deliveriesOf(hook.id), (r) => r.length === 2 && r.every((d) => d.status === 'retrying' && d.attempts === 1), 30_000);
+      receiver.state.failing = false;
+      const [ok] = await publish(org.organization.id, 1);
+      await eventually(() => deliveriesOf(hook.id), (r) => r.some((d) => d.event_id === ok && d.status === 'delivered'), 30_000);
+      const { rows: [row] } = await stack.db.query(`select status, next_attempt_at > now() + interval '5 minutes' as waits from integrations.deliveries where webhook_id = $1 and event_id = $2`, [hook.id, failed]);
+      assert.deepEqual(row, { status: 'retrying', waits: true }, 'not attempted again before the time the receiver asked for');
+      assert.equal(receiver.state.arrivals.filter((a) => a.eventId === failed).length, 1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('at most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries: the oldest are failed, each with an attempt saying "backlog limit"', async () => {
     const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();

@@ -2,7 +2,7 @@ import { Webhook as Signer } from 'standardwebhooks';
 import { newId, sql, type EventInviteUrls, type Kysely, type SecretBox, type Transaction } from '@hireloop/platform';
 import type { IntegrationsDB } from '../db.js';
 import { retryAfterSeconds, type HttpResult, type WebhookHttp } from './webhook-http.js';
-import type { DeliverySettings } from './delivery-settings.js';
+import { breakerOpen, type DeliverySettings } from './delivery-settings.js';
 import { cancelEndpointDeliveries } from './cancel.js';
 import { retriesQueued } from './retry-queue.js';
 
@@ -167,26 +167,27 @@ export async function recordAttempt(
  * A 2xx from these endpoints: each one's run of failures ends and its circuit breaker closes. A
  * failing one's loop, sleeping until its next probe, must look now: its queue drains, in order.
  * Due now, with no probe left to wait for: the deliveries put at the head of its queue while it
- * was failing (a manual retry, a replay), which were due with that probe and go first; and those
- * whose last attempt failed in this run of failures (the probes, and the attempts that opened the
- * breaker), which the endpoint's outage explains. Otherwise a failed probe's delivery waited for
- * its own next time while newer ones went before it.
+ * was failing (a manual retry, a replay), which were due with that probe and go first; and, when
+ * its breaker was open, those whose last attempt failed in that run of failures (the probes, and
+ * the attempts that opened the breaker), which the outage explains. Otherwise a failed probe's
+ * delivery waited for its own next time while newer ones went before it. Below the breaker's
+ * threshold a failure keeps its own schedule (and its Retry-After), whatever else succeeds.
  */
 async function endpointAnswered(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, webhookIds: string[]): Promise<void> {
   const ids = [...new Set(webhookIds)];
   // The callers hold these endpoints' rows (holdEndpoints): the run's start read here is the one replaced.
-  const { rows } = await sql<{ id: string; was: Date | null }>`
+  const { rows } = await sql<{ id: string; outage: Date | null }>`
     update integrations.webhooks w set failing_since = null, consecutive_failures = 0, probes_failed = 0, probe_at = null
-    from (select id, failing_since from integrations.webhooks where id = any(${ids})) run
+    from (select o.id, o.failing_since, ${breakerOpen(settings, 'o')} as open from integrations.webhooks o where o.id = any(${ids})) run
     where w.id = run.id and (w.failing_since is not null or w.consecutive_failures > 0 or w.probe_at is not null)
-    returning w.id, run.failing_since as was`.execute(trx);
+    returning w.id, case when run.open then run.failing_since end as outage`.execute(trx);
   if (rows.length === 0) return;
   const closed = rows.map((r) => r.id);
   await sql`
     update integrations.deliveries d set next_attempt_at = now(), updated_at = now()
-    from (select unnest(${closed}::text[]) as id, unnest(${rows.map((r) => r.was)}::timestamptz[]) as was) run
+    from (select unnest(${closed}::text[]) as id, unnest(${rows.map((r) => r.outage)}::timestamptz[]) as outage) run
     where d.webhook_id = run.id and d.status = 'retrying' and d.next_attempt_at > now()
-      and (d.queue_head or d.last_attempt_at >= date_trunc('milliseconds', run.was))`.execute(trx);
+      and (d.queue_head or d.last_attempt_at >= date_trunc('milliseconds', run.outage))`.execute(trx);
   await retriesQueued(trx, settings, closed);
 }
 
