@@ -116,6 +116,13 @@ describe('GET /api/v1/hiring-flows', () => {
     for (let i = 0; i < 2; i++) await createFlow(org.organization.id, { name: `Flow ${i}`, stages: [{ name: 'Screen', kind: 'screen' }] });
     assertValidation(await call('GET', '/api/v1/hiring-flows?positionId=pos_1', { key: org.key }), 'positionId');
     assertValidation(await call('GET', '/api/v1/hiring-flows?limit=0', { key: org.key }), 'limit');
+    // A limit that is not a whole number is told so, not the validator's "expected number, received string".
+    for (const limit of ['1.5', '-1', '99999999999999999999']) {
+      const res = await call('GET', `/api/v1/hiring-flows?limit=${limit}`, { key: org.key });
+      assertValidation(res, 'limit');
+      assert.match(JSON.stringify(res.body.error), /must be a whole number from 1 to 100/, limit);
+      assert.doesNotMatch(JSON.stringify(res.body.error), /expected number|received string/, limit);
+    }
     const next = nextPath(await call('GET', '/api/v1/hiring-flows?limit=1', { key: org.key }));
     assert.ok(next);
     const tampered = next.replace(/cursor=(.)/, (_m, c: string) => `cursor=${c === 'A' ? 'B' : 'A'}`);

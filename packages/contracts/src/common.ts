@@ -62,7 +62,15 @@ export const Instant = z.iso.datetime({ offset: true }).max(40);
  * The bounds are the server's rule; the document reads them from here.
  */
 export function int32(min: number, max: number) {
-  return z.number().int().min(min).max(max).meta({ format: 'int32' });
+  // One message for every way to miss it: a query's `1.5`, `-1` or `1e3` reach the schema as text,
+  // where the validator's own "expected number, received string" is wrong for a client.
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z
+    .number({ error: (issue) => (issue.input === undefined ? 'is required' : error) })
+    .int({ error })
+    .min(min, { error })
+    .max(max, { error })
+    .meta({ format: 'int32' });
 }
 
 /** A prefixed, time-sortable identifier such as `org_01J…`. */
@@ -102,7 +110,7 @@ export function envelope<T extends z.ZodType>(data: T) {
 
 /**
  * An integer query parameter: plain decimal digits only (`1e1`, `+5`, ` 5` stay strings and fail
- * as "expected number"). A JSON number passes as is, so services take the same schema over tRPC.
+ * as not a whole number). A JSON number passes as is, so services take the same schema over tRPC.
  */
 export function queryInt<T extends z.ZodType<number, unknown>>(schema: T) {
   return z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : v), schema);
