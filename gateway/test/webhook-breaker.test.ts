@@ -83,6 +83,14 @@ describe('a failing endpoint (circuit breaker)', () => {
     return ids;
   }
 
+  /** A new organization with one endpoint at the receiver, subscribed to `position.created`. */
+  async function endpointAt(receiver: Awaited<ReturnType<typeof switchableReceiver>>) {
+    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
+    const hooks = client().forOrganization(org.organization.id).webhooks;
+    const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+    return { org, hooks, hook };
+  }
+
   const deliveriesOf = async (webhookId: string) =>
     (await stack.db.query(`select id, event_id, status, attempts, next_attempt_at <= now() as due from integrations.deliveries where webhook_id = $1 order by created_at, id`, [webhookId]))
       .rows as { id: string; event_id: string; status: string; attempts: number; due: boolean }[];
@@ -93,9 +101,7 @@ describe('a failing endpoint (circuit breaker)', () => {
    * events queued.
    */
   async function failingWithRetryAfter(receiver: Awaited<ReturnType<typeof switchableReceiver>>) {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
-    const hooks = client().forOrganization(org.organization.id).webhooks;
-    const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+    const { org, hooks, hook } = await endpointAt(receiver);
     const events = await publish(org.organization.id, 4);
     await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
     const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
@@ -103,11 +109,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   }
 
   it('recovers: the whole backlog arrives once, in order, within the cap; meanwhile it is probed one delivery at a time and new deliveries skip the first attempt', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hooks, hook } = await endpointAt(receiver);
       const events = await publish(org.organization.id, 20);
 
       // Failing: the breaker opened after 3 failures (the ping and two first attempts, or so).
@@ -152,11 +156,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('a failing endpoint that is disabled is no longer failing: stats.failingSince goes with it (a 410 disables it the same way)', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hooks, hook } = await endpointAt(receiver);
       await publish(org.organization.id, 4);
       await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
       const disabled = await hooks.update.mutate({ id: hook.id, changes: { status: 'disabled' } });
@@ -170,11 +172,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('a manual retry while failing joins the head of the queue (its 202 says retrying) and is the next probe; a replay says failing', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hooks, hook } = await endpointAt(receiver);
       await publish(org.organization.id, 6);
       await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
       const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 7 && r.every((d) => d.status === 'retrying'), 30_000);
@@ -263,9 +263,7 @@ describe('a failing endpoint (circuit breaker)', () => {
   it('below the breaker\'s threshold a failed delivery keeps its own next time (its Retry-After) when another delivery succeeds', async () => {
     const receiver = await switchableReceiver(50, 600);
     try {
-      const org = await newOrganizationWithKey(['read', 'write', 'admin']);
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hook } = await endpointAt(receiver);
       // The ping and one event fail, asking for 10 minutes: two failures of the three that open the breaker.
       const [failed] = await publish(org.organization.id, 1);
       await eventually(() => deliveriesOf(hook.id), (r) => r.length === 2 && r.every((d) => d.status === 'retrying' && d.attempts === 1), 30_000);
@@ -281,11 +279,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('at most WEBHOOK_ENDPOINT_BACKLOG_MAX queued retries: the oldest are failed, each with an attempt saying "backlog limit"', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hooks, hook } = await endpointAt(receiver);
       await publish(org.organization.id, BACKLOG_MAX + 5);
       const rows = await eventually(
         () => deliveriesOf(hook.id),
@@ -308,11 +304,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('the backlog limit passes over a delivery being attempted for the next oldest, and the queue ends at the limit', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hook } = await endpointAt(receiver);
       // The ping and BACKLOG_MAX - 1 events: a full queue, not over it.
       await publish(org.organization.id, BACKLOG_MAX - 1);
       await eventually(() => deliveriesOf(hook.id), (r) => r.length === BACKLOG_MAX && r.every((d) => d.status === 'retrying'), 30_000);
@@ -339,11 +333,9 @@ describe('a failing endpoint (circuit breaker)', () => {
   });
 
   it('the backlog limit drops a manual retry at the queue\'s head last: the retry a client was answered 202 for stays queued', async () => {
-    const org = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await switchableReceiver();
     try {
-      const hooks = client().forOrganization(org.organization.id).webhooks;
-      const hook = await hooks.create.mutate({ url: receiver.url, events: ['position.created'] });
+      const { org, hooks, hook } = await endpointAt(receiver);
       await publish(org.organization.id, BACKLOG_MAX - 1);
       const full = await eventually(() => deliveriesOf(hook.id), (r) => r.length === BACKLOG_MAX && r.every((d) => d.status === 'retrying'), 30_000);
       // The next probe an hour away (as a failing endpoint's later probes are): the retried delivery waits at the head.
