@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelope } from '@hireloop/contracts';
 import { apiProcedure, router } from './trpc.js';
 import { restRouter } from './router.js';
-import { routeTableOf, routingPath, type RouteMatch } from './route-table.js';
+import { decodeUnreserved, routeTableOf, routingPath, type RouteMatch } from './route-table.js';
 
 const table = routeTableOf(restRouter);
 const routeOf = (match: RouteMatch) => (match.kind === 'route' ? `${match.route.method} ${match.route.template}` : match.kind);
@@ -35,6 +35,18 @@ describe('the /api/v1 route table (route-table.ts)', () => {
       assert.equal(match.path, '/positions', url);
     }
     for (const url of ['/positions//', '//positions', '/positions/x/y']) assert.equal(table.match('GET', url).kind, 'none', url);
+  });
+
+  it('reads a percent-encoded unreserved character as itself (RFC 3986 §6.2.2.2), in fixed segments and parameters alike', () => {
+    assert.equal(routeOf(table.match('GET', '/m%65')), 'GET /me');
+    assert.equal(routeOf(table.match('GET', '/candid%61tes?limit=1')), 'GET /candidates');
+    const candidate = table.match('GET', '/candidates/cand%5FAbC%30000000001');
+    assert.ok(candidate.kind === 'route');
+    assert.deepEqual(candidate.params, { id: 'cand_AbC0000000001' });
+    assert.equal(candidate.path, '/candidates/cand_AbC0000000001', 'one spelling of the path (the idempotency scope)');
+    // Reserved and other characters keep their escapes: %2F is not a segment's end.
+    assert.equal(table.match('GET', '/candidates%2Fcand_AbC0000000001').kind, 'none');
+    assert.equal(decodeUnreserved('/a%2Fb%20c%7e%2D%2e'), '/a%2Fb%20c~-.');
   });
 
   it('reads a plain path as the URL parser would', () => {

@@ -61,6 +61,19 @@ export function routingPath(url: string): string {
 }
 
 /**
+ * RFC 3986 §6.2.2.2: a percent-encoded unreserved character is that character, so `/m%65` is
+ * `/me` and `cand%5F…` is `cand_…`. Other escapes (`%2F`, `%20`) stay as they are. Dot segments
+ * are resolved before (routingPath), so a decoded `%2E` never makes one.
+ */
+export function decodeUnreserved(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/.test(c) ? c : escape;
+  });
+}
+
+/**
  * The route table of /api/v1, built once at start from the procedures' `meta.openapi`, the same
  * meta that makes the OpenAPI document: a procedure added to the router is routed with no other
  * change. Fixed segments match case-insensitively and each `{param}` is one segment, as the
@@ -91,7 +104,7 @@ export function routeTableOf(router: AnyTRPCRouter): RouteTable {
   return {
     routes,
     match(method, url) {
-      const path = routingPath(url);
+      const path = decodeUnreserved(routingPath(url));
       // HEAD is the GET without its body (RFC 9110 §9.3.2).
       const wanted = method === 'HEAD' ? 'GET' : method;
       const allow = new Set<string>();

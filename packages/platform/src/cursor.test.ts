@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CursorCodec, toPage } from './cursor.js';
+import { createHash, createHmac } from 'node:crypto';
+import { canonicalFilterValue, CursorCodec, toPage } from './cursor.js';
 import { AppError } from './errors.js';
 import { parseKeyRing } from './keys.js';
 
@@ -33,6 +34,31 @@ describe('keyset cursors', () => {
   it('refuses a cursor used with other filters', () => {
     const cursor = codec.encode(at, ctx({ status: 'scheduled' }));
     assert.throws(() => codec.decode(cursor, ctx({ status: 'completed' })), /filters differ/);
+  });
+
+  it('takes an instant filter written another way as the same filter: equal means the same instant', () => {
+    const cursor = codec.encode(at, ctx({ createdAfter: '2026-11-30T05:00:00Z', status: 'scheduled' }));
+    for (const same of ['2026-11-30T05:00:00.000Z', '2026-11-30T06:00:00+01:00', '2026-11-30T00:30:00.000000-04:30']) {
+      assert.deepEqual(codec.decode(cursor, ctx({ createdAfter: same, status: 'scheduled' })), at, same);
+    }
+    for (const other of ['2026-11-30T05:00:00.001Z', '2026-11-30T05:00:00+01:00', '2026-11-30T05:00:00.000001Z']) {
+      assert.throws(() => codec.decode(cursor, ctx({ createdAfter: other, status: 'scheduled' })), /filters differ/, other);
+    }
+    assert.equal(canonicalFilterValue('2026-11-30T06:00:00.1234500+01:00'), '2026-11-30T05:00:00.12345Z', 'microseconds and beyond are kept');
+    assert.equal(canonicalFilterValue('2026-11-30T05:00:00.500Z'), '2026-11-30T05:00:00.5Z');
+    assert.equal(canonicalFilterValue('ext-2026-11-30T05:00:00Z'), 'ext-2026-11-30T05:00:00Z', 'anything else is itself');
+  });
+
+  it('still reads a cursor made before instants had one spelling (its fingerprint is of the value as given)', () => {
+    const legacyPrint = (filters: Record<string, unknown>) => {
+      // The old fingerprint: the filters as given.
+      const text = JSON.stringify(['interviews', 'org_a', Object.keys(filters).sort().map((k) => [k, filters[k] ?? null])]);
+      return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+    };
+    const filters = { createdAfter: '2026-11-30T06:00:00+01:00' };
+    const payload = Buffer.from(JSON.stringify([at.createdAt.toISOString(), at.id, legacyPrint(filters)])).toString('base64url');
+    const signature = createHmac('sha256', 'x'.repeat(32)).update(payload).digest('base64url').slice(0, 22);
+    assert.deepEqual(codec.decode(`${payload}.c1.${signature}`, ctx(filters)), at);
   });
 
   it('refuses a cursor signed with another secret', () => {

@@ -25,9 +25,29 @@ export interface CursorContext {
   filters: Record<string, unknown>;
 }
 
-function fingerprint({ list, organizationId, filters }: CursorContext): string {
-  const canonical = JSON.stringify([list, organizationId, Object.keys(filters).sort().map((k) => [k, filters[k] ?? null])]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+/** An instant as the API's filters take it (`Instant`: seconds, any fraction, `Z` or an offset). */
+const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * One spelling per instant: `…T06:00:00+01:00`, `…T05:00:00Z` and `…T05:00:00.000Z` are one filter
+ * value (PRODUCT.md §5: a cursor's filters must *equal* those given now). UTC, the fraction
+ * without trailing zeros. Any other value is itself.
+ */
+export function canonicalFilterValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const m = INSTANT.exec(value);
+  if (!m) return value;
+  const [, base, fraction = '', zone] = m as unknown as [string, string, string | undefined, string];
+  const digits = fraction.padEnd(3, '0');
+  const ms = Date.parse(`${base}.${digits.slice(0, 3)}${zone}`);
+  if (Number.isNaN(ms)) return value;
+  return `${new Date(ms).toISOString().slice(0, -1)}${digits.slice(3)}`.replace(/\.?0+$/, '') + 'Z';
+}
+
+function fingerprint({ list, organizationId, filters }: CursorContext, canonical = true): string {
+  const value = (k: string) => (canonical ? canonicalFilterValue(filters[k]) : filters[k]) ?? null;
+  const text = JSON.stringify([list, organizationId, Object.keys(filters).sort().map((k) => [k, value(k)])]);
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
 /**
@@ -82,7 +102,8 @@ export class CursorCodec {
     const keys = kid === undefined ? this.keys.keys : this.keys.keys.filter((k) => k.id === kid);
     if (!keys.some((key) => this.signedBy(key, payload, signature))) throw invalid('The cursor is invalid or was modified.');
     const [a, b, filterPrint] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string, string];
-    if (filterPrint !== fingerprint(context)) throw invalid('This cursor belongs to another list, or its filters differ from those given now.');
+    // A cursor made before filter values had one spelling carries the fingerprint of the values as given.
+    if (filterPrint !== fingerprint(context) && filterPrint !== fingerprint(context, false)) throw invalid('This cursor belongs to another list, or its filters differ from those given now.');
     return [a, b];
   }
 }
