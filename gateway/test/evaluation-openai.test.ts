@@ -137,6 +137,17 @@ describe('evaluation with the openai SDK', () => {
     assert.equal(ai.requestsWith(marker).length, 2);
   });
 
+  it('a reply with U+0000 or a lone surrogate in its text is stored without them, not failed with the database\'s error', async () => {
+    const marker = `ill-formed-${Date.now()}`;
+    // JSON escapes, as a provider sends them: the parsed strings hold U+0000 and a lone U+D800.
+    ai.script(marker, [(request) => ({ content: JSON.stringify(evaluationOf(request, 'Clear\u0000 answers \ud800here.')) })]);
+    const id = await completeInterview(marker);
+    const result = await finalEvaluation(id);
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.equal(result.competencies[0].rationale, 'Clear answers \ufffdhere.');
+    assert.equal(ai.requestsWith(marker).length, 1, 'asked once: nothing failed');
+  });
+
   it('a person erased while the AI is evaluating them: the reply is stored nowhere, and the workflow ends', async () => {
     const marker = `erased-mid-ai-${Date.now()}`;
     const summary = `Summary naming the person ${marker}`;

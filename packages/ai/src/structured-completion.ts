@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { bufferedFetch } from '@hireloop/platform/service-fetch';
 import { classifyAiError } from './ai-call-error.js';
+import { storableReply } from './storable-reply.js';
 
 export interface OpenAiSettings {
   apiKey: string;
@@ -68,7 +69,7 @@ export async function structuredCompletion<T extends z.ZodType>(client: OpenAI, 
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(content ?? '');
+    parsed = storableReply(JSON.parse(content ?? ''));
   } catch {
     return { ok: false, reason: 'The AI reply was not JSON.' };
   }
