@@ -280,7 +280,7 @@ export const EvaluationReview = z
 export const ReviewBody = z
   .object({
     decision: ReviewDecision,
-    note: ReviewNote.optional().describe('Why; shown with the review'),
+    note: ReviewNote.nullable().optional().describe('Why; shown with the review (null or absent: no note)'),
     version: int32(1, MAX_EVALUATION_VERSIONS).optional().describe('The evaluation version decided on; default: the one GET …/evaluation returns'),
   })
   .strict()
