@@ -55,6 +55,15 @@ describe('POST /api/v1/interviews/{id}/evaluation/review', () => {
       [org.organization.id, i.id],
     );
     assert.deepEqual(rows.map((r) => r.payload.data.review.decision), ['hold', 'reject']);
+
+    // The audit log keeps both decisions (PRODUCT.md §7), with the version each was on, a year long.
+    const admin = await newKey(org.organization.id, ['admin']);
+    const audit = await call('GET', `/api/v1/audit-events?action=evaluation.reviewed&resourceId=${i.id}`, { key: admin.key });
+    assert.equal(audit.status, 200, audit.text);
+    assert.deepEqual(
+      audit.body.data.map((e: { actor: { id: string }; details?: unknown }) => [e.actor.id, e.details]),
+      [[other.keyId, { decision: 'reject', version: 1 }], [org.keyId, { decision: 'hold', version: 1 }]],
+    );
   });
 
   it('the console\'s review through /trpc is recorded with the session user as reviewer, who cannot name another', async () => {

@@ -21,6 +21,15 @@ export const INVITE_PAGE_ACTOR = 'invite';
 /** An actor or resource id as stored: ids only, never a name or an e-mail. */
 const AuditRef = z.string().max(100);
 
+/**
+ * What the change was, where the action and resource do not say it: ids, codes and numbers only,
+ * never personal data or free text (a review's note stays on the evaluation).
+ */
+export const AuditDetails = z
+  .record(z.string().regex(/^[a-z][A-Za-z]{0,39}$/), z.union([z.string().max(100), z.number().int()]))
+  .describe('What the change was, where the action and resource do not say it: `evaluation.reviewed` gives the `decision` and the evaluation `version` it was on. Absent on other actions');
+export type AuditDetails = z.infer<typeof AuditDetails>;
+
 /** What a service stores and returns (ids only); the merged list adds the actor's name. */
 export const AuditRecord = z.object({
   id: AuditEventId,
@@ -29,6 +38,7 @@ export const AuditRecord = z.object({
   resource: z.object({ type: z.string().max(50), id: AuditRef }),
   requestId: RequestId.nullable().describe('The `X-Request-Id` of the request that made the change'),
   ip: z.string().max(60).nullable().describe('The client address cut to its /24 (IPv4) or /48 (IPv6) prefix; null for the platform\'s own work'),
+  details: AuditDetails.optional(),
   createdAt: Timestamp,
 });
 export type AuditRecord = z.infer<typeof AuditRecord>;

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
-import { ID_PREFIXES, type AuditActorType, type AuditFilters, type AuditRecord, type AuditSliceQuery } from '@hireloop/contracts';
+import { ID_PREFIXES, type AuditActorType, type AuditDetails, type AuditFilters, type AuditRecord, type AuditSliceQuery } from '@hireloop/contracts';
 import { newId } from './ids.js';
 import { SYSTEM_SUBJECT, type InternalAuth } from './internal-auth.js';
 import { purgeInBatches } from './purge.js';
@@ -113,16 +113,25 @@ export interface AuditResource {
  *
  * `actorId` names the actor when the call's caller is not it: a console login, made by the
  * platform for a user whom only the password proves (`usr_…`), or the candidate's invite page
- * (INVITE_PAGE_ACTOR). The request id and address prefix are still the call's.
+ * (INVITE_PAGE_ACTOR). The request id and address prefix are still the call's. `details`: what the
+ * change was where action and resource do not say it (a review's decision): ids and codes only.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function recordAudit(trx: Transaction<any> | Kysely<any>, schema: string, organizationId: string, action: string, resource: AuditResource, actorId?: string): Promise<void> {
+export async function recordAudit(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Transaction<any> | Kysely<any>,
+  schema: string,
+  organizationId: string,
+  action: string,
+  resource: AuditResource,
+  actorId?: string,
+  details?: AuditDetails,
+): Promise<void> {
   const context = scope.getStore() ?? { actorId: SYSTEM_SUBJECT, requestId: null, ipPrefix: null };
   const actor = actorId ?? context.actorId;
   await sql`insert into ${sql.id(schema, 'audit_events')}
-              (id, organization_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix)
+              (id, organization_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix, details)
             values (${newId(ID_PREFIXES.auditEvent)}, ${organizationId}, ${auditActorType(actor)}, ${actor}, ${action},
-                    ${resource.type}, ${resource.id}, ${context.requestId}, ${context.ipPrefix})`.execute(trx);
+                    ${resource.type}, ${resource.id}, ${context.requestId}, ${context.ipPrefix}, ${details ? JSON.stringify(details) : null}::jsonb)`.execute(trx);
 }
 
 interface AuditRow {
@@ -134,6 +143,7 @@ interface AuditRow {
   resource_id: string;
   request_id: string | null;
   ip_prefix: string | null;
+  details: AuditDetails | null;
   created_at: Date;
 }
 
@@ -146,7 +156,7 @@ export async function listAuditRecords(db: Kysely<any>, schema: string, organiza
   const where = [sql`organization_id = ${organizationId}`, ...auditFilterSql(query)];
   if (query.before) where.push(sql`(created_at, id collate "C") < (${new Date(query.before.createdAt)}, ${query.before.id})`);
   const rows = await sql<AuditRow>`
-    select id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix, created_at
+    select id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip_prefix, details, created_at
     from ${sql.id(schema, 'audit_events')}
     where ${sql.join(where, sql` and `)}
     order by created_at desc, id collate "C" desc
@@ -158,6 +168,7 @@ export async function listAuditRecords(db: Kysely<any>, schema: string, organiza
     resource: { type: r.resource_type, id: r.resource_id },
     requestId: r.request_id,
     ip: r.ip_prefix,
+    ...(r.details ? { details: r.details } : {}),
     createdAt: r.created_at.toISOString(),
   }));
 }

@@ -18,6 +18,7 @@ import * as m0016 from './0016_attempt_excerpts_by_event.js';
 import * as m0017 from './0017_deliveries_due_replaced.js';
 import * as m0018 from './0018_deliveries_without_foreign_keys.js';
 import * as m0019 from './0019_idempotency_fingerprints.js';
+import * as m0020 from './0020_audit_details.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_deliveries_due_replaced': m0017,
   '0018_deliveries_without_foreign_keys': m0018,
   '0019_idempotency_fingerprints': m0019,
+  '0020_audit_details': m0020,
 };

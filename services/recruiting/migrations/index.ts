@@ -19,6 +19,7 @@ import * as m0017 from './0017_idempotency_records.js';
 import * as m0018 from './0018_interviewer_rubric.js';
 import * as m0019 from './0019_interview_conversation.js';
 import * as m0020 from './0020_idempotency_fingerprints.js';
+import * as m0021 from './0021_audit_details.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018_interviewer_rubric': m0018,
   '0019_interview_conversation': m0019,
   '0020_idempotency_fingerprints': m0020,
+  '0021_audit_details': m0021,
 };

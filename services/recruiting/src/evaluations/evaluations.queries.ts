@@ -262,6 +262,6 @@ async function recordReview(trx: Db, organizationId: string, interviewId: string
     .executeTakeFirstOrThrow();
   const evaluation = toEvaluation(interview, row, await turnRows(trx, interviewId));
   await recordEvent(trx, SCHEMA, organizationId, 'evaluation.reviewed', evaluation);
-  await recordAudit(trx, SCHEMA, organizationId, 'evaluation.reviewed', { type: 'evaluation', id: interviewId });
+  await recordAudit(trx, SCHEMA, organizationId, 'evaluation.reviewed', { type: 'evaluation', id: interviewId }, undefined, { decision: review.decision, version: target.version });
   return evaluation;
 }

@@ -79,6 +79,6 @@ export async function startRerun(trx: Db, interview: InterviewRow, body: RerunBo
     rubricVersion = position.rubric_version;
   }
   await startEvaluationVersion(trx, interview, { version, rubricVersion }, taskQueue);
-  await recordAudit(trx, SCHEMA, interview.organization_id, 'evaluation.rerun', { type: 'evaluation', id: interview.id });
+  await recordAudit(trx, SCHEMA, interview.organization_id, 'evaluation.rerun', { type: 'evaluation', id: interview.id }, undefined, { version, ...(rubricVersion !== null ? { rubricVersion } : {}) });
   return version;
 }
