@@ -123,6 +123,10 @@ describe('POST and PATCH /positions: the rubric and its questions (PRODUCT.md §
       ['a version that is not a version', { rubric: { version: 1.5, competencies: [competency('ok')] } }, 'rubric.version'],
       ['a competency name of invisible characters', { rubric: { competencies: [{ ...competency('blank'), name: '\u200B\u3164' }] } }, 'rubric.competencies.0.name'],
       ['a competency name with a bidi override', { rubric: { competencies: [{ ...competency('bidi'), name: 'Craft\u202E' }] } }, 'rubric.competencies.0.name'],
+      // Found by a black-box run (2026-11-30): stored, then asked as a blank or scored against as an empty anchor.
+      ['an anchor of invisible characters', { rubric: { competencies: [{ ...competency('anchor'), levels: ['One', 'Two', '\u200B', 'Four', 'Five'] }] } }, 'rubric.competencies.0.levels.2'],
+      ['a question of invisible characters', { questions: [{ text: '\u200B\u200B' }] }, 'questions.0.text'],
+      ['an interviewQuestions entry of invisible characters', { interviewQuestions: ['What did you build?', '\u2060'] }, 'interviewQuestions.1'],
     ];
     for (const [name, body, path] of cases) {
       it(`${name}: ${path}`, async () => {

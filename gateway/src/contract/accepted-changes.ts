@@ -31,6 +31,10 @@ const NAME_FIELDS = new Set([
   // A rubric competency's name (2026-11-29: it had been left out).
   'POST /positions rubric/competencies/items/name', 'PATCH /positions/{id} rubric/competencies/items/name',
 ]);
+/** What an interview asks and scores against (2026-11-30): question texts and a rubric's anchors. */
+const INTERVIEW_TEXT_FIELDS = new Set(
+  ['POST /positions', 'PATCH /positions/{id}'].flatMap((op) => ['interviewQuestions/items/', 'questions/items/text', 'rubric/competencies/items/levels/items/'].map((field) => `${op} ${field}`)),
+);
 /** The request property an `allOf` was added to, from oasdiff's text. */
 const allOfProperty = (c: OasdiffChange) => /to the `([^`]+)` request property `allOf` list/.exec(c.text)?.[1];
 
@@ -58,6 +62,13 @@ export const ACCEPTED_CHANGES: AcceptedChange[] = [
     reason:
       'A name or title must hold a visible character and no bidi override (issue 18 item 6): a name of zero-width or filler characters looks empty in every list. The two patterns publish the rule; responses keep reading older rows.',
     changelog: '2026-11-26',
+  },
+  {
+    id: ['request-property-all-of-added'],
+    matches: (c) => c.text.startsWith('added `subschema #1, subschema #2` to the ') && INTERVIEW_TEXT_FIELDS.has(`${operationOf(c)} ${allOfProperty(c) ?? ''}`),
+    reason:
+      'A question or a rubric anchor must hold a visible character and no bidi override, as names do (issue 18 item 6): one of zero-width characters was stored and asked as a blank, or scored against as an empty anchor (found by a black-box run). The two patterns publish the rule; responses keep reading older rows.',
+    changelog: '2026-11-30',
   },
   {
     id: ['request-property-unique-items-set'],

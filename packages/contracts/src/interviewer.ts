@@ -24,23 +24,25 @@ export const CompetencyKey = text()
   .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be 1–40 lowercase letters, digits or _, starting with a letter')
   .describe('Stable key of the competency, unique in its rubric (`^[a-z][a-z0-9_]{0,39}$`)');
 
+/** An anchor as stored and returned; a request's must be visible (VisibleAnchor). */
 const Anchor = trimmedText(500);
+const VisibleAnchor = visibleName(500);
 
-/** A competency with its name as `name` checks it: a request's must be visible (issue 18 item 6), a stored one is read as it was stored. */
-const competencyWith = <Name extends z.ZodType<string>>(name: Name) =>
+/** A competency with its name and anchors as `name` and `level` check them: a request's must be visible (issue 18 item 6), a stored one is read as it was stored. */
+const competencyWith = <Name extends z.ZodType<string>, Level extends z.ZodType<string>>(name: Name, level: Level) =>
   z
     .object({
       key: CompetencyKey,
       name,
       description: text().trim().max(1000).nullable().optional().describe('What the competency covers'),
       weight: int32(1, 10).describe('Its share of the overall score, 1–10'),
-      levels: z.array(Anchor).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
+      levels: z.array(level).length(ANCHOR_LEVELS).describe('Exactly five anchors: what a score of 1, 2, 3, 4 and 5 looks like, in that order'),
     })
     .strict();
 /** A competency as a request writes it: inline and strict in the document (see Competency). */
-export const CompetencyInput = competencyWith(visibleName(100));
+export const CompetencyInput = competencyWith(visibleName(100), VisibleAnchor);
 /** The response's component: rubrics stored before names had to be visible are still read. */
-export const Competency = competencyWith(trimmedText(100)).meta({ id: 'Competency' });
+export const Competency = competencyWith(trimmedText(100), Anchor).meta({ id: 'Competency' });
 export type Competency = z.infer<typeof Competency>;
 
 const Competencies = z
@@ -80,12 +82,14 @@ export const Rubric = z
 export type Rubric = z.infer<typeof Rubric>;
 
 const QuestionText = trimmedText(1000);
+/** A question a request writes: a visible character, as names (an invisible question is asked as a blank). */
+export const QuestionTextInput = visibleName(1000);
 const MaxFollowUps = int32(0, MAX_FOLLOW_UPS);
 
 export const QuestionInput = z
   .object({
     id: QuestionId.optional().describe('Keep an existing question\'s id (an id the position does not have is 422); omit for a new question'),
-    text: QuestionText,
+    text: QuestionTextInput,
     competencies: z.array(CompetencyKey).max(MAX_COMPETENCIES).default([]).describe('Keys of this rubric\'s competencies the question is about; empty: any'),
     maxFollowUps: MaxFollowUps.default(1).describe('Follow-up questions the interviewer may ask, 0–3'),
   })

@@ -3,7 +3,7 @@ import { Cursor, ID_PREFIXES, Instant, int32, PageLimit, prefixedId, text, Times
 import { EmailAddress, StoredEmail } from './email.js';
 import { Metadata, MetadataPatch, StoredMetadata } from './metadata.js';
 import { visibleName } from './visible-text.js';
-import { Accommodations, AccommodationsInput, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, Rubric, RubricInput } from './interviewer.js';
+import { Accommodations, AccommodationsInput, CompetencyScore, InterviewLanguage, MAX_EVALUATION_VERSIONS, Questions, QuestionsInput, QuestionTextInput, Rubric, RubricInput } from './interviewer.js';
 
 // Resources of the recruiting service (PRODUCT.md §7). Limits from §4. Each field has one schema,
 // used by the input that sets it and by the resource that returns it, so the OpenAPI document
@@ -100,6 +100,8 @@ export type SearchCandidatesQuery = z.infer<typeof SearchCandidatesQuery>;
 /** What a position's AI interview asks: 0–20 questions (PRODUCT.md §7). */
 const Question = trimmedText(1000);
 const InterviewQuestions = z.array(Question).max(20);
+/** The questions a request writes: each with a visible character (responses read older rows as stored). */
+const InterviewQuestionsInput = z.array(QuestionTextInput).max(20);
 
 export const EmploymentType = z.enum(['full_time', 'part_time', 'contract', 'internship', 'temporary']);
 export const PositionStatus = z.enum(['open', 'closed']);
@@ -132,7 +134,7 @@ export const CreatePositionBody = z
     employmentType: EmploymentType.default('full_time'),
     status: PositionStatus.default('open'),
     externalId: ExternalId.optional(),
-    interviewQuestions: InterviewQuestions.default([]).describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults; give one of the two'),
+    interviewQuestions: InterviewQuestionsInput.default([]).describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults; give one of the two'),
     rubric: RubricInput.optional().describe('Without it the position gets the default rubric (docs/api.md)'),
     questions: QuestionsInput.optional(),
   })
@@ -150,7 +152,7 @@ export const UpdatePositionBody = z
     employmentType: EmploymentType.optional(),
     status: PositionStatus.optional(),
     externalId: ExternalId.nullable().optional(),
-    interviewQuestions: InterviewQuestions.optional().describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults (a question whose text is unchanged keeps its settings); give one of the two'),
+    interviewQuestions: InterviewQuestionsInput.optional().describe('0–20 questions; a default set is used when empty. Sets `questions` with defaults (a question whose text is unchanged keeps its settings); give one of the two'),
     rubric: RubricInput.optional().describe('Replaces the rubric: a new `version`'),
     questions: QuestionsInput.optional().describe('Replaces the questions: a new rubric `version`'),
   })
