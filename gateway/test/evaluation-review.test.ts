@@ -87,6 +87,11 @@ describe('POST /api/v1/interviews/{id}/evaluation/review', () => {
     assert.equal(impostor.status, 403, impostor.text);
     assert.equal(impostor.body.error.data.appCode, 'forbidden');
 
+    // Its own id with another name and kind: recorded as who the session is (found by a black-box run).
+    const disguised = await review({ type: 'api_key', id: user.id, name: 'Chief Hiring Officer (ATS sync)' });
+    assert.equal(disguised.status, 200, disguised.text);
+    assert.deepEqual(disguised.body.result.data.review.reviewer, { type: 'user', id: user.id, name: 'Rita Reviewer' });
+
     const mine = await review({ type: 'user', id: user.id, name: user.name });
     assert.equal(mine.status, 200, mine.text);
     const fetched = await call('GET', `/api/v1/interviews/${i.id}/evaluation`, { key: org.key });

@@ -83,7 +83,7 @@ export function createDispatcher({ router, services, publicBaseUrl, logger }: Di
     if (fromQuery instanceof AppError) return restErrorResponse(fromQuery, requestId);
     const input = { ...(fromQuery ?? (req.body as object)), ...params };
     const call: CallContext = {
-      auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes },
+      auth: { sub: caller.key.id, org: caller.organization.id, scopes: caller.scopes, name: caller.key.name },
       requestId,
       // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
       ipPrefix: clientIpPrefix(req.ip),

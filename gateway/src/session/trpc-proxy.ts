@@ -91,7 +91,7 @@ export function trpcProxy(serviceUrls: Record<string, string>, tokens: InternalT
     }
     const user = sessionUser(req);
     try {
-      const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES] });
+      const token = await tokens.tokenFor({ sub: user.id, org: user.organization.id, scopes: [...SCOPES], name: user.name });
       // req.ip honours TRUST_PROXY; only its /24 or /48 goes on, for the audit trail.
       const ipPrefix = clientIpPrefix(req.ip);
       const contentType = forwardedContentType(req.headers['content-type']);

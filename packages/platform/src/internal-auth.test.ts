@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeProtectedHeader, SignJWT } from 'jose';
-import { InternalTokenVerifier, signInternalToken } from './internal-auth.js';
+import { InternalTokenCache, InternalTokenVerifier, signInternalToken } from './internal-auth.js';
 import { parseKeyRing } from './keys.js';
 
 describe('internal tokens', () => {
@@ -14,6 +14,15 @@ describe('internal tokens', () => {
     assert.equal(decodeProtectedHeader(token).kid, 'k1');
     assert.deepEqual(await verifier.verify(token), auth);
     assert.deepEqual(await verifier.verify(token), auth);
+  });
+
+  it('carry the caller\'s name when the gateway gives one, signed with the rest', async () => {
+    const verifier = new InternalTokenVerifier(keys);
+    const named = { ...auth, name: 'Rita Reviewer' };
+    assert.deepEqual(await verifier.verify(await signInternalToken(keys, named)), named);
+    const token = await new InternalTokenCache(keys).tokenFor(named);
+    assert.equal((await verifier.verify(token))?.name, 'Rita Reviewer');
+    assert.notEqual(await new InternalTokenCache(keys).tokenFor(auth), token, 'another name is another token');
   });
 
   it('refuse a missing, forged, tampered or expired token', async () => {

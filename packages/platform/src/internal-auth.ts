@@ -12,6 +12,11 @@ export const InternalAuth = z.object({
   sub: z.string().min(1),
   org: z.string().nullable(),
   scopes: z.array(Scope),
+  /**
+   * The caller's name as the gateway knows it (the API key's, the session user's), for records
+   * that name who acted (a review's reviewer): signed, so a request body cannot choose it.
+   */
+  name: z.string().optional(),
 });
 export type InternalAuth = z.infer<typeof InternalAuth>;
 
@@ -27,7 +32,7 @@ export function internalTokenKeys(keys: KeyRing | string): KeyRing {
 
 export async function signInternalToken(keys: KeyRing, auth: InternalAuth, ttlSeconds = TTL_SECONDS): Promise<string> {
   const { id, secret } = keys.current;
-  return new SignJWT({ org: auth.org, scopes: auth.scopes })
+  return new SignJWT({ org: auth.org, scopes: auth.scopes, ...(auth.name === undefined ? {} : { name: auth.name }) })
     .setProtectedHeader({ alg: 'HS256', kid: id })
     .setSubject(auth.sub)
     .setIssuer(ISSUER)
@@ -54,7 +59,7 @@ export async function verifyInternalToken(keys: KeyRing, token: string | undefin
   for (const key of candidates) {
     try {
       const { payload } = await jwtVerify(token, key.secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-      const parsed = InternalAuth.safeParse({ sub: payload.sub, org: payload['org'] ?? null, scopes: payload['scopes'] ?? [] });
+      const parsed = InternalAuth.safeParse({ sub: payload.sub, org: payload['org'] ?? null, scopes: payload['scopes'] ?? [], ...(payload['name'] === undefined ? {} : { name: payload['name'] }) });
       return parsed.success ? parsed.data : null;
     } catch {
       /* the next key, if any */
@@ -75,7 +80,7 @@ export class InternalTokenCache {
   }
 
   async tokenFor(auth: InternalAuth): Promise<string> {
-    const id = `${auth.sub}|${auth.org ?? ''}|${auth.scopes.join(',')}`;
+    const id = JSON.stringify([auth.sub, auth.org, auth.scopes, auth.name ?? null]);
     const now = Date.now();
     const hit = this.cache.get(id);
     if (hit && hit.refreshAt > now) return hit.token;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { AppError, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely, type Lane } from '@hireloop/platform';
+import { AppError, auditActorType, explainingDatabaseRefusal, listAuditRecords, purgeAuditEvents, purgeIdempotencyRecords, purgeRelayedOutboxes, type CursorCodec, type Kysely, type Lane } from '@hireloop/platform';
 import {
   AtsEventBody, AuditRecord, AuditSliceQuery, MAX_ATS_SOURCES, SetStageMappingsInput, StageMappings, CancellationReason, Candidate, CandidateEnrollment, CandidateId, CreateCandidateBody, CreateInterviewBody, CreatePositionBody, EnrollBody, Enrollment, EnrollmentCard, EnrollmentId,
   Evaluation, EvaluationResult, FlowId, MAX_EVALUATION_VERSIONS, ModelEvaluation, RerunBody, Transcript, FlowInput, HiringFlow, Interview, InterviewId, ListCandidateEnrollmentsQuery, ListCandidateEvaluationsQuery, ListEnrollmentsQuery, ListFlowsQuery, ListInterviewsQuery,
   ListEvaluationVersionsQuery, ListPositionsQuery, MoveEnrollmentBody, OrganizationId, pageOf, Position, PositionId, Reviewer, ReviewBody, SearchCandidatesQuery, UpdateCandidateBody, UpdatePositionBody,
-  text,
+  firstCharacters, text,
 } from '@hireloop/contracts';
 import { SCHEMA, type RecruitingDB } from './db.js';
 import { orgProcedure, router, systemOrgProcedure, systemProcedure } from './trpc.js';
@@ -123,14 +123,18 @@ export function createRecruitingRouter(deps: RecruitingDeps) {
         .mutation(({ ctx, input }) => rerunEvaluation(db, ctx.org, input.interviewId, input.body, deps.lanes.ai, ctx.idempotencyScope ?? null)),
       /**
        * A person's decision; the reviewer is the caller (gateway: the API key; console: the session
-       * user), who names itself: a reviewer other than the token's subject is refused.
+       * user), who names itself: a reviewer other than the token's subject is refused. Its kind
+       * follows from the id and its name from the token the gateway signed, never from the body
+       * (a console user could otherwise record a review as "Chief Hiring Officer", an API key).
        */
       review: orgProcedure
         .input(z.object({ interviewId: InterviewId, review: ReviewBody, reviewer: Reviewer }))
         .output(Evaluation)
         .mutation(({ ctx, input }) => {
           if (input.reviewer.id !== ctx.auth.sub) throw new AppError('forbidden', 'The reviewer is the caller: name yourself.');
-          return reviewEvaluation(db, ctx.org, input.interviewId, input.review, input.reviewer, ctx.idempotencyScope ?? null);
+          const kind = auditActorType(ctx.auth.sub);
+          const reviewer = { id: ctx.auth.sub, type: kind === 'system' ? input.reviewer.type : kind, name: ctx.auth.name === undefined ? input.reviewer.name : firstCharacters(ctx.auth.name, 200) };
+          return reviewEvaluation(db, ctx.org, input.interviewId, input.review, reviewer, ctx.idempotencyScope ?? null);
         }),
       /** For the evaluation workflow's activities. */
       input: systemOrgProcedure.input(OfVersion).query(({ ctx, input }) => evaluationInput(db, ctx.org, input.interviewId, input.version)),
