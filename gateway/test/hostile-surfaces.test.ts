@@ -112,6 +112,14 @@ describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
     });
   });
 
+  it('/trpc: a service\'s refusal that another service passes on keeps its status (an unknown candidate\'s erasure is 404, not 500)', async () => {
+    // Integrations asks recruiting to erase; recruiting's 404 was answered as a 500 (found by a black-box run).
+    const res = await fetch(`${baseUrl()}/trpc/integrations/erasure.start`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ candidateId: 'cand_00VcQvCO7stnPxL0sgdy000' }) });
+    const body = (await res.json()) as { error: { data: { code: string; httpStatus: number; appCode: string } } };
+    assert.equal(res.status, 404, JSON.stringify(body));
+    assert.deepEqual([body.error.data.code, body.error.data.httpStatus, body.error.data.appCode], ['NOT_FOUND', 404, 'not_found']);
+  });
+
   it('/trpc: bytes that are not UTF-8 are refused, not decoded with replacement characters', async () => {
     const session = { cookie };
     const appCodeOf = (res: SentResponse) => (res.body as { error?: { data?: { appCode?: unknown } } }).error?.data?.appCode;

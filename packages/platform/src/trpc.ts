@@ -107,13 +107,17 @@ export type OrgAuthed = ServiceContext & { auth: InternalAuth & { org: string };
  */
 export function createServiceProcedures() {
   const t = createTrpc<ServiceContext>();
-  // An AppError thrown in a procedure keeps its HTTP status on the wire (404, 409, 422…), not 500;
+  // An AppError thrown in a procedure (or a called service's, let through) keeps its HTTP status on the wire (404, 409, 422…), not 500;
   // a transient database failure (deadlock, serialization, timeout, lost connection) is a 503.
   // Every call runs in its audit context, so the writes it makes record who made them (audit.ts).
   const withAppErrors = t.procedure.use(async ({ ctx, next }) => {
     const result = await runWithAuditContext(auditContextOf(ctx.auth, ctx.requestId, ctx.auditHeaders ?? {}), () => next());
     if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
       if (result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+      // Another service's refusal that a procedure let through keeps its status too: a 404 of
+      // recruiting answered by integrations is a 404 to the console, not a 500.
+      const fromService = appErrorFromClientError(result.error.cause);
+      if (fromService) throw toTRPCError(fromService);
       if (isTransientDatabaseError(result.error.cause)) throw toTRPCError(databaseUnavailable());
     }
     return result;
