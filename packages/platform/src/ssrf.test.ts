@@ -40,6 +40,8 @@ describe('SSRF guard', () => {
 
   it('requires https except for loopback under the flag, and refuses credentials in the URL', async () => {
     await assert.rejects(resolveWebhookTarget('http://127.0.0.1:8080/x', false), AppError);
+    // A name's private address is not told (a DNS oracle for internal hosts).
+    await assert.rejects(resolveWebhookTarget('https://localhost/x', false), (err: AppError) => /private, loopback or link-local/.test(err.message) && !/127\.0\.0\.1|::1/.test(JSON.stringify([err.message, err.details])));
     assert.equal((await resolveWebhookTarget('http://127.0.0.1:8080/x', true)).address, '127.0.0.1');
     await assert.rejects(resolveWebhookTarget('https://u:p@93.184.216.34/x', false), /credentials/);
     await assert.rejects(resolveWebhookTarget('http://93.184.216.34/x', true), /https/);

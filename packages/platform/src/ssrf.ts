@@ -81,7 +81,9 @@ export async function resolveWebhookTarget(rawUrl: string, allowLoopback: boolea
   }
   if (addresses.length === 0) throw refuse(`the host ${shown} does not resolve`);
   const forbidden = addresses.find((a) => isForbiddenAddress(a.address, allowLoopback));
-  if (forbidden) throw refuse(`the URL resolves to a private, loopback or link-local address (${forbidden.address}), which webhooks may not reach`);
+  // Which address a name resolved to is not said: the platform's DNS would otherwise answer an
+  // API client's questions about internal hosts (their private addresses).
+  if (forbidden) throw refuse(`the URL resolves to a private, loopback or link-local address, which webhooks may not reach`);
   const chosen = addresses[0]!;
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && isLoopback(chosen.address))) throw refuse('the URL must use https');
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
