@@ -41,7 +41,7 @@ const app = createGatewayApp({
   },
 });
 const server = createServer(app);
-answerParserErrors(server);
+answerParserErrors(server, config.PUBLIC_BASE_URL);
 // An `Expect` other than 100-continue: Node's own answer is a bare 417 without the headers every
 // response carries (PRODUCT.md §3, §11). RFC 9110 §10.1.1 lets a server serve it instead ("MAY
 // respond with a 417"): the request is answered as if the field were not there.

@@ -2,7 +2,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError, newRequestId } from '@hireloop/platform';
 import { errorResponse } from './errors.js';
-import { CSP } from './security-headers.js';
+import { CSP, hstsHeaderLine } from './security-headers.js';
 
 /**
  * The start of the request line the parser held: the path picks the error's surface. Only its
@@ -32,7 +32,9 @@ function parserError(code: string | undefined): AppError | null {
  * request line or header, both Content-Length and Transfer-Encoding) 400. A request that timed
  * out gets 408 with no body. Every answer here carries the headers of every response (baseHeaders).
  */
-export function answerParserErrors(server: Server): void {
+export function answerParserErrors(server: Server, publicBaseUrl: string): void {
+  const hsts = hstsHeaderLine(publicBaseUrl);
+  const baseHeaders = (requestId: string) => [...commonHeaders(requestId), ...(hsts ? [hsts] : [])];
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const requestId = newRequestId();
@@ -51,9 +53,10 @@ const DEFAULT_CSP = Object.entries(CSP.default).map(([name, values]) => `${name}
 
 /**
  * What every response carries (PRODUCT.md §3, §11), also these written to the socket by hand: the
- * request id, nosniff, and for the HTML error pages of /console and /i the default CSP.
+ * request id, nosniff, and for the HTML error pages of /console and /i the default CSP (and HSTS
+ * when the public origin is https, added above).
  */
-const baseHeaders = (requestId: string) => [
+const commonHeaders = (requestId: string) => [
   `X-Request-Id: ${requestId}`,
   'X-Content-Type-Options: nosniff',
   `Content-Security-Policy: ${DEFAULT_CSP}`,

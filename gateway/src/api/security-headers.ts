@@ -39,6 +39,15 @@ export const CSP = {
   invite: { 'default-src': ["'none'"], 'style-src': ["'self'"], 'script-src': ["'self'"], 'connect-src': ["'self'"], 'form-action': ["'self'"], ...NEVER_FRAMED },
 } satisfies Record<string, Directives>;
 
+/** One year, subdomains included: helmet's option and the header written by hand (parser-errors.ts). */
+const HSTS = { maxAge: 31_536_000, includeSubDomains: true };
+const servedOverHttps = (publicBaseUrl: string) => new URL(publicBaseUrl).protocol === 'https:';
+
+/** The HSTS header as a line of a response written to the socket, or null when the origin is not https. */
+export function hstsHeaderLine(publicBaseUrl: string): string | null {
+  return servedOverHttps(publicBaseUrl) ? `Strict-Transport-Security: max-age=${HSTS.maxAge}${HSTS.includeSubDomains ? '; includeSubDomains' : ''}` : null;
+}
+
 /**
  * Every response's security headers, once for the whole gateway, through helmet (a well-kept
  * library that tracks browsers' headers): nosniff, the default CSP, no framing, no referrer, and
@@ -48,7 +57,7 @@ export const CSP = {
 export function securityHeaders(publicBaseUrl: string) {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CSP.default },
-    strictTransportSecurity: new URL(publicBaseUrl).protocol === 'https:' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: servedOverHttps(publicBaseUrl) ? HSTS : false,
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   });
