@@ -84,6 +84,15 @@ describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
     });
   });
 
+  it('/auth: a method a path does not answer is 405 with Allow, in the envelope (OPTIONS included)', async () => {
+    for (const [method, url, allow] of [['OPTIONS', '/auth/login', 'POST'], ['GET', '/auth/login', 'POST'], ['PUT', '/auth/logout', 'POST'], ['OPTIONS', '/auth/session', 'GET, HEAD'], ['DELETE', '/auth/session', 'GET, HEAD']] as const) {
+      const res = await send(baseUrl(), { label: `${method} ${url}`, method, url, headers: {} });
+      assert.equal(res.status, 405, `${method} ${url}: ${res.status} ${res.text.slice(0, 200)}`);
+      assert.equal(res.headers.get('allow'), allow, `${method} ${url}`);
+      validators.assertError(res.body, res.headers.get('x-request-id'), `${method} ${url}`);
+    }
+  });
+
   it('/trpc keeps tRPC\'s error shape, our code in data, and no foreign message', async () => {
     const session = { cookie };
     const requests: HostileRequest[] = [
@@ -154,6 +163,9 @@ describe('hostile input on /auth, /trpc, /i and /console (issue 7)', () => {
   it('/i and /console answer HTML pages', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const requests: HostileRequest[] = [
+      // The bare /i (no token) is the invite surface too (found by a black-box run: it was JSON).
+      { label: 'GET /i', method: 'GET', url: '/i', headers: {} },
+      { label: 'POST /i', method: 'POST', url: '/i', headers: form, body: Buffer.from('') },
       ...SEGMENTS.flatMap((s) => [
         { label: `GET /i/${s}`, method: 'GET', url: `/i/${s}`, headers: {} },
         { label: `POST /i/${s}/start`, method: 'POST', url: `/i/${s}/start`, headers: form, body: Buffer.from('') },

@@ -24,7 +24,7 @@ export function retryAfter(error: AppError): Record<string, string> {
 /** The error body for a request to `path`, in its surface's shape (also for requests Express never sees). */
 export function errorResponse(path: string, error: AppError, requestId: string): { contentType: string; body: string } {
   if (path.startsWith('/trpc/')) return { contentType: 'application/json', body: JSON.stringify(trpcErrorBody(error, requestId)) };
-  if (path === '/console' || path.startsWith('/console/') || path.startsWith('/i/')) return { contentType: 'text/html; charset=utf-8', body: htmlErrorPage(error.status, error.message) };
+  if (path === '/console' || path.startsWith('/console/') || path === '/i' || path.startsWith('/i/')) return { contentType: 'text/html; charset=utf-8', body: htmlErrorPage(error.status, error.message) };
   return { contentType: 'application/json', body: errorBodyJson(error, requestId) };
 }
 

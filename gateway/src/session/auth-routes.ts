@@ -4,7 +4,7 @@ import { text } from '@hireloop/contracts';
 import { AppError, clientIpPrefix, rethrowServiceError, zodIssuesToDetails } from '@hireloop/platform';
 import type { ServiceClients } from '../services.js';
 import { locals } from '../request-context.js';
-import { sendError } from '../api/errors.js';
+import { errorResponse, sendError } from '../api/errors.js';
 import { jsonBody } from '../api/body.js';
 import { readSessionCookie, requireSession, SESSION_COOKIE, sessionUser } from './session.js';
 
@@ -51,6 +51,17 @@ export function authRoutes(services: ServiceClients, options: { secureCookies: b
   router.get('/session', requireSession(services), (req, res) => {
     res.json({ data: { user: sessionUser(req) } });
   });
+
+  // Any other method on these paths is 405 with `Allow`, in the envelope, as /api/v1 answers it
+  // (Express would answer OPTIONS itself: 200 text/plain; and GET /auth/login was a 404).
+  for (const [path, allow] of [['/login', 'POST'], ['/logout', 'POST'], ['/session', 'GET, HEAD']] as const) {
+    router.all(path, (req, res) => {
+      const error = new AppError('route_not_found', `${req.baseUrl}${path} does not answer ${req.method}; it answers ${allow}.`);
+      const { contentType, body } = errorResponse(req.originalUrl.split('?')[0]!, error, locals(req).requestId);
+      res.status(405).setHeader('Allow', allow);
+      res.type(contentType).send(body);
+    });
+  }
 
   return router;
 }
