@@ -21,7 +21,7 @@ import { createDispatcher, reachesInput, routeApiRequests } from './rest/dispatc
 import { referenceRoutes } from './reference/reference.js';
 import { inviteRoutes } from './invite/invite-routes.js';
 import { authRoutes } from './session/auth-routes.js';
-import { refuseBearer, requireSession } from './session/session.js';
+import { refuseBearer, requireSession, sessionCookieName } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
 import { requireSameOrigin } from './session/same-origin.js';
 import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
@@ -102,7 +102,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const sameOrigin = requireSameOrigin(deps.publicBaseUrl);
   app.use('/auth', noStore(), refuseBearer(), sameOrigin, authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
   const tokens = new InternalTokenCache(deps.internalTokenKeys);
-  app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services), wellFormedUrl(), trpcProxy(deps.serviceUrls, tokens, deps.logger));
+  app.all('/trpc/:service/{*rest}', noStore(), refuseBearer(), sameOrigin, requireSession(deps.services, sessionCookieName(secureCookies)), wellFormedUrl(), trpcProxy(deps.serviceUrls, tokens, deps.logger));
   app.use('/console', pagePolicy('console'), refuseBearer(), sameOrigin);
   // The console is the build of apps/console (React); its data comes from /auth and /trpc above.
   // Express matches /console/ here too; only the bare /console is redirected.

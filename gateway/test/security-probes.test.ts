@@ -192,18 +192,24 @@ async function newUser() {
 
 describe('console session cookie (PRODUCT.md §11)', () => {
 
-  it('is Secure, HttpOnly and SameSite=Lax when PUBLIC_BASE_URL is https', async () => {
+  it('is __Host-, Secure, HttpOnly and SameSite=Lax when PUBLIC_BASE_URL is https, and a plain hl_session is not read there', async () => {
     const user = await newUser();
     const gateway = await startExtraGateway({ PUBLIC_BASE_URL: 'https://hireloop.example' });
     try {
       const login = await call('POST', '/auth/login', { baseUrl: gateway.url, body: user });
       assert.equal(login.status, 200, login.text);
       const cookie = login.headers.get('set-cookie') ?? '';
-      assert.match(cookie, /^hl_session=/);
+      // The prefix: a browser keeps it only Secure, Path=/ and host-only, so a sibling subdomain cannot plant one.
+      assert.match(cookie, /^__Host-hl_session=/);
+      assert.doesNotMatch(cookie, /; Domain=/i);
       for (const flag of [/; Secure(;|$)/, /; HttpOnly(;|$)/, /; SameSite=Lax(;|$)/, /; Path=\/(;|$)/]) assert.match(cookie, flag);
+      const token = cookie.split(';')[0]!.split('=').slice(1).join('=');
+      assert.equal((await call('GET', '/auth/session', { baseUrl: gateway.url, headers: { cookie: cookie.split(';')[0]! } })).status, 200);
+      // A cookie without the prefix (one a sibling subdomain could set) is no session there.
+      assertError(await call('GET', '/auth/session', { baseUrl: gateway.url, headers: { cookie: `hl_session=${token}` } }), 401, 'unauthenticated');
       const logout = await call('POST', '/auth/logout', { baseUrl: gateway.url, headers: { cookie: cookie.split(';')[0]! } });
       assert.equal(logout.status, 204);
-      assert.match(logout.headers.get('set-cookie') ?? '', /^hl_session=;.*; Secure/);
+      assert.match(logout.headers.get('set-cookie') ?? '', /^__Host-hl_session=;.*; Secure/);
     } finally {
       await gateway.child.stop();
     }
