@@ -219,6 +219,7 @@ describe('forbidden topics: follow-ups that pass', () => {
     ['Which generation of the API did you build, and what did you change?', 'en'],
     ['How did you keep the deploys straightforward?', 'en'],
     ['Wie haben Sie mit der Tochtergesellschaft zusammengearbeitet?', 'de'],
+    ['Wer betreut das System nach dem Go-live?', 'de'],
     ['Können Sie ein konkretes Beispiel nennen, wie Sie den Konflikt gelöst haben?', 'de'],
     ['Welche Art von Tests haben Sie geschrieben?', 'de'],
     ['Glauben Sie, dass die Lösung skaliert hätte?', 'de'],
