@@ -24,7 +24,7 @@ import { authRoutes } from './session/auth-routes.js';
 import { refuseBearer, requireSession, sessionCookieName } from './session/session.js';
 import { trpcProxy } from './session/trpc-proxy.js';
 import { requireSameOrigin } from './session/same-origin.js';
-import { noStore, pagePolicy, securityHeaders } from './api/security-headers.js';
+import { noStore, pagePolicy, securityHeaders, servedOverHttps } from './api/security-headers.js';
 import { surfaceErrors } from './surface-errors.js';
 import { consoleRoutes } from './console/console-routes.js';
 
@@ -98,7 +98,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.use('/i', pagePolicy('invite'), noStore(), inviteRoutes(deps.services, deps.logger, { assetsDir: INVITE_ASSETS }));
 
   // Internal frontends: cookie sessions only, and state changes only from our own origin.
-  const secureCookies = deps.publicBaseUrl.startsWith('https:');
+  const secureCookies = servedOverHttps(deps.publicBaseUrl);
   const sameOrigin = requireSameOrigin(deps.publicBaseUrl);
   app.use('/auth', noStore(), refuseBearer(), sameOrigin, authRoutes(deps.services, { secureCookies, ttlHours: deps.sessionTtlHours }));
   const tokens = new InternalTokenCache(deps.internalTokenKeys);

@@ -41,7 +41,8 @@ export const CSP = {
 
 /** One year, subdomains included: helmet's option and the header written by hand (parser-errors.ts). */
 const HSTS = { maxAge: 31_536_000, includeSubDomains: true };
-const servedOverHttps = (publicBaseUrl: string) => new URL(publicBaseUrl).protocol === 'https:';
+/** Whether the public origin is https (the URL parser reads the scheme in any case: `HTTPS://`). */
+export const servedOverHttps = (publicBaseUrl: string) => new URL(publicBaseUrl).protocol === 'https:';
 
 /** The HSTS header as a line of a response written to the socket, or null when the origin is not https. */
 export function hstsHeaderLine(publicBaseUrl: string): string | null {

@@ -115,9 +115,11 @@ export function createServiceProcedures() {
     if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
       if (result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
       // Another service's refusal that a procedure let through keeps its status too: a 404 of
-      // recruiting answered by integrations is a 404 to the console, not a 500.
+      // recruiting answered by integrations is a 404 to the console, not a 500. Not a refusal of
+      // this service's own token (401, 403): that is ours to fix, a logged 500, and a 401 would
+      // end the console user's session.
       const fromService = appErrorFromClientError(result.error.cause);
-      if (fromService) throw toTRPCError(fromService);
+      if (fromService && fromService.code !== 'unauthenticated' && fromService.code !== 'forbidden') throw toTRPCError(fromService);
       if (isTransientDatabaseError(result.error.cause)) throw toTRPCError(databaseUnavailable());
     }
     return result;
