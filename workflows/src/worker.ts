@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleOption } from '@temporalio/worker';
-import { createLogger, ensureSchedule, laneQueues } from '@hireloop/platform';
+import { createLogger, ensureSchedule, laneQueues, stopWhenLauncherDies } from '@hireloop/platform';
 import { gatewayDatabaseUrl, loadWorkerConfig } from './config.js';
 import { createActivities } from './activities/index.js';
 import { heartbeatActivityInterceptors } from './heartbeat.activity-interceptors.js';
@@ -78,6 +78,7 @@ const stop = () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+stopWhenLauncherDies();
 
 // Identity and the gateway have no Temporal client of their own: the worker creates the schedules
 // of their purges, in the erasure-and-retention lane.

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AnyTRPCRouter, TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -76,6 +77,26 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Listens, and on SIGINT/SIGTERM stops accepting, lets requests finish, then runs `close`. */
+/** Set by the dev launcher (tools/devstack) on the processes it starts with a lifeline on stdin. */
+export const LAUNCHER_LIFELINE_ENV = 'HIRELOOP_LAUNCHER_LIFELINE';
+
+/**
+ * Under the dev launcher, stops this process as SIGTERM would when the launcher dies: it holds
+ * this process's stdin open and never writes, so the pipe's end means it is gone (a SIGKILL or
+ * an out-of-memory kill runs no handler of its own). Left running, a service keeps its port, and
+ * the next `npm start` fails on it. Elsewhere (compose, the topology) it does nothing.
+ */
+export function stopWhenLauncherDies(): void {
+  if (process.env[LAUNCHER_LIFELINE_ENV] !== '1') return;
+  // Only a pipe is a lifeline: stdin of /dev/null (or a terminal) ends at once, or never.
+  const stdin = fstatSync(0);
+  if (!stdin.isFIFO() && !stdin.isSocket()) return;
+  const stop = () => process.kill(process.pid, 'SIGTERM');
+  process.stdin.once('end', stop);
+  process.stdin.once('error', stop);
+  process.stdin.resume();
+}
+
 export async function serveUntilSignalled(server: Server, port: number, host: string, logger: Logger, close: () => Promise<void>): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -102,4 +123,5 @@ export async function serveUntilSignalled(server: Server, port: number, host: st
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  stopWhenLauncherDies();
 }

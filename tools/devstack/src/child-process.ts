@@ -27,11 +27,16 @@ export function startChild(options: {
   stopSignal?: NodeJS.Signals;
   uid?: number;
   gid?: number;
+  /**
+   * Gives the child a stdin pipe that this process holds open and never writes: when this process
+   * dies, even by SIGKILL, the pipe closes and the child sees its end (stopWhenLauncherDies).
+   */
+  lifeline?: boolean;
 }): ChildHandle {
   const child = spawn(options.command, options.args, {
     env: options.env ?? process.env,
     cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.lifeline ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     detached: options.ownGroup ?? false,
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
   });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LAUNCHER_LIFELINE_ENV } from '@hireloop/platform';
 import { startChild, waitForHttp, type ChildHandle } from './child-process.js';
 import { prefixer, step, withProgress } from './log.js';
 import { ROOT } from './paths.js';
@@ -151,10 +152,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         name,
         command: process.execPath,
         args: ['--import', 'tsx', join(ROOT, entry)],
-        env: { ...process.env, ...env, ...extraEnv },
+        env: { ...process.env, ...env, ...extraEnv, [LAUNCHER_LIFELINE_ENV]: '1' },
         cwd: ROOT,
         log: options.log(name, index),
         ownGroup: mode === 'start',
+        // A launcher killed outright (SIGKILL, out of memory) takes its services with it: left
+        // running, they held their ports and the next `npm start` failed on them.
+        lifeline: true,
       });
       children.push(child);
       return child;
