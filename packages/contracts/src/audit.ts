@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIXES, Instant, prefixedId, text, Timestamp } from './common.js';
+import { ID_PREFIXES, Instant, int32, prefixedId, text, Timestamp } from './common.js';
 import { RequestId } from './http.js';
 import { ListQuery } from './recruiting.js';
 
@@ -26,7 +26,7 @@ const AuditRef = z.string().max(100);
  * never personal data or free text (a review's note stays on the evaluation).
  */
 export const AuditDetails = z
-  .record(z.string().regex(/^[a-z][A-Za-z]{0,39}$/), z.union([z.string().max(100), z.number().int()]))
+  .record(z.string().max(40).regex(/^[a-z][A-Za-z]{0,39}$/), z.union([z.string().max(100), int32(0, 2_000_000_000)]))
   .describe('What the change was, where the action and resource do not say it: `evaluation.reviewed` gives the `decision` and the evaluation `version` it was on. Absent on other actions');
 export type AuditDetails = z.infer<typeof AuditDetails>;
 
