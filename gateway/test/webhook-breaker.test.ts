@@ -91,6 +91,14 @@ describe('a failing endpoint (circuit breaker)', () => {
     return { org, hooks, hook };
   }
 
+  /** An endpoint at the receiver with `count` events published, once its breaker is open (`failing`). */
+  async function failingEndpointAt(receiver: Awaited<ReturnType<typeof switchableReceiver>>, count: number) {
+    const { org, hooks, hook } = await endpointAt(receiver);
+    const events = await publish(org.organization.id, count);
+    await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+    return { hooks, hook, events };
+  }
+
   const deliveriesOf = async (webhookId: string) =>
     (await stack.db.query(`select id, event_id, status, attempts, next_attempt_at <= now() as due from integrations.deliveries where webhook_id = $1 order by created_at, id`, [webhookId]))
       .rows as { id: string; event_id: string; status: string; attempts: number; due: boolean }[];
@@ -101,9 +109,7 @@ describe('a failing endpoint (circuit breaker)', () => {
    * events queued.
    */
   async function failingWithRetryAfter(receiver: Awaited<ReturnType<typeof switchableReceiver>>) {
-    const { org, hooks, hook } = await endpointAt(receiver);
-    const events = await publish(org.organization.id, 4);
-    await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+    const { hooks, hook, events } = await failingEndpointAt(receiver, 4);
     const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 5 && r.every((d) => d.status === 'retrying'), 30_000);
     return { hooks, hook, events, rows };
   }
@@ -158,9 +164,7 @@ describe('a failing endpoint (circuit breaker)', () => {
   it('a failing endpoint that is disabled is no longer failing: stats.failingSince goes with it (a 410 disables it the same way)', async () => {
     const receiver = await switchableReceiver();
     try {
-      const { org, hooks, hook } = await endpointAt(receiver);
-      await publish(org.organization.id, 4);
-      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      const { hooks, hook } = await failingEndpointAt(receiver, 4);
       const disabled = await hooks.update.mutate({ id: hook.id, changes: { status: 'disabled' } });
       assert.equal(disabled.status, 'disabled');
       assert.equal(disabled.stats.failingSince, undefined, 'the PATCH answer says it');
@@ -174,9 +178,7 @@ describe('a failing endpoint (circuit breaker)', () => {
   it('a manual retry while failing joins the head of the queue (its 202 says retrying) and is the next probe; a replay says failing', async () => {
     const receiver = await switchableReceiver();
     try {
-      const { org, hooks, hook } = await endpointAt(receiver);
-      await publish(org.organization.id, 6);
-      await eventually(() => hooks.get.query({ id: hook.id }), (w) => w.stats.failingSince !== undefined, 30_000);
+      const { hooks, hook } = await failingEndpointAt(receiver, 6);
       const rows = await eventually(() => deliveriesOf(hook.id), (r) => r.length === 7 && r.every((d) => d.status === 'retrying'), 30_000);
       const last = rows.at(-1)!;
       const before = receiver.state.arrivals.length;

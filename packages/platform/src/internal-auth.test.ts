@@ -20,9 +20,12 @@ describe('internal tokens', () => {
     const verifier = new InternalTokenVerifier(keys);
     const named = { ...auth, name: 'Rita Reviewer' };
     assert.deepEqual(await verifier.verify(await signInternalToken(keys, named)), named);
-    const token = await new InternalTokenCache(keys).tokenFor(named);
+    // One cache: a token cached for one name is never handed out for another.
+    const cache = new InternalTokenCache(keys);
+    const token = await cache.tokenFor(named);
     assert.equal((await verifier.verify(token))?.name, 'Rita Reviewer');
-    assert.notEqual(await new InternalTokenCache(keys).tokenFor(auth), token, 'another name is another token');
+    assert.notEqual(await cache.tokenFor(auth), token, 'another name is another token');
+    assert.equal((await verifier.verify(await cache.tokenFor(auth)))?.name, undefined);
   });
 
   it('refuse a missing, forged, tampered or expired token', async () => {
