@@ -274,6 +274,9 @@ describe('the invite page in a real browser', { skip }, () => {
     await page.goto(interview.inviteUrl);
     await page.click('#start');
     await page.waitForSelector('#turn-text');
+    // The script is deferred: it runs, and reads the time left, only when the document is parsed.
+    // Moving the clock before that would move it past a timer that does not exist yet.
+    await page.waitForLoadState('domcontentloaded');
     const announced = () => page.textContent('#time-announcer');
     const shown = () => page.textContent('#time-left');
     assert.match((await shown()) ?? '', /About 30 minutes left/);
