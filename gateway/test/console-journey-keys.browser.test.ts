@@ -109,6 +109,9 @@ describe('console journey: API keys, webhooks and ATS mappings', { skip: skipWit
       const before = await pings();
       await page.getByRole('button', { name: 'Send a test event' }).dblclick();
       await page.getByRole('status').filter({ hasText: 'Test event' }).waitFor();
+      // Until the list shows the ping (a busy machine's refresh may take longer than one wait),
+      // then once more a second later: a second ping would show by then.
+      for (let i = 0; i < 20 && (await pings()) === before; i++);
       await page.waitForTimeout(1000);
       assert.equal(await pings(), before + 1, 'one test event for a double click');
       // A well-formed id of no webhook: not found, with the way back (no Retry for a 404).
