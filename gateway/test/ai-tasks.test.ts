@@ -141,6 +141,16 @@ describe('POST /api/v1/ai/job-description (offline provider)', () => {
     assert.equal(done.result.requirements.length, 30);
   });
 
+  it('the longest accepted input makes a draft: the result fits its own limits (offline provider)', async () => {
+    const body = { title: 'T'.repeat(200), seniority: 'x'.repeat(100), location: 'L'.repeat(200), skills: Array.from({ length: 30 }, () => 's'.repeat(100)) };
+    const done = await finalTask(org.key, (await postJobDescription(org.key, body)).body.data.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    assert.equal(done.result.title, body.title, 'the seniority is left out when the two would not fit');
+    // A title that already says its seniority does not say it twice.
+    const senior = await finalTask(org.key, (await postJobDescription(org.key, { title: 'Senior Backend Engineer', seniority: 'senior' })).body.data.id);
+    assert.equal(senior.result.title, 'Senior Backend Engineer');
+  });
+
   it('404 for an unknown positionId, and no task is made', async () => {
     const before = (await db.query(`select count(*)::int as n from integrations.tasks where organization_id = $1`, [org.organization.id])).rows[0].n;
     const res = await call('POST', '/api/v1/ai/job-description', { key: org.key, body: { title: 'Ghost', positionId: 'pos_0000000000000000000000' } });

@@ -96,9 +96,8 @@ export class OfflineProvider implements AiProvider {
   }
 
   async writeJobDescription(input: JobDescriptionInput): Promise<JobDescriptionResult> {
-    const level = input.seniority ? `${input.seniority} ` : '';
     const skills = input.skills?.length ? input.skills : ['clear written communication', 'ownership of results'];
-    const title = `${level}${input.title}`.trim();
+    const title = offlineTitle(input.title, input.seniority);
     const summary = `Offline draft (no AI provider configured): we are hiring a ${title}${input.location ? ` in ${input.location}` : ''}.`;
     const responsibilities = [`Own the outcomes expected of a ${input.title}.`, 'Work closely with your team and stakeholders.', 'Improve how the team works, one step at a time.'];
     const requirements = skills.map((s) => `Experience with ${s}.`);
@@ -107,6 +106,19 @@ export class OfflineProvider implements AiProvider {
     const markdown = `# ${title}\n\n${summary}\n\n## Responsibilities\n${list(responsibilities)}\n\n## Requirements\n${list(requirements)}\n\n## Nice to have\n${list(niceToHave)}\n`;
     return { title, summary, responsibilities, requirements, niceToHave, markdown };
   }
+}
+
+/** A result title must fit; the longest accepted title and seniority together do not. */
+const TITLE_MAX = 200;
+
+/**
+ * The offline draft's title: the seniority before the title, unless the title already says it
+ * ("Senior Backend Engineer" with `senior`), or the two together would not fit the result's title.
+ */
+export function offlineTitle(title: string, seniority: string | undefined): string {
+  if (!seniority || title.toLowerCase().includes(seniority.toLowerCase())) return title;
+  const both = `${seniority} ${title}`;
+  return [...both].length <= TITLE_MAX ? both : title;
 }
 
 const SYSTEM_PROMPT = `You are an experienced, fair interviewer. Evaluate the candidate's written interview answers
