@@ -106,7 +106,9 @@ describe('retention purges', () => {
     const scrubbed = await evaluation(old);
     assert.equal(scrubbed.status, 'completed');
     assert.equal(scrubbed.overallScore, before.overallScore, 'the score stays');
-    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns, scrubbed.overallScoreReason], [[], null, [], [], null]);
+    assert.deepEqual([scrubbed.answers, scrubbed.summary, scrubbed.strengths, scrubbed.concerns], [[], null, [], []]);
+    // The reason for a missing score is ours (weights, not words): it stays with the score (PRODUCT.md §12).
+    assert.equal(scrubbed.overallScoreReason, before.overallScoreReason);
     assert.ok(scrubbed.competencies.every((c: { rationale: string; score: number }) => c.rationale === '' && c.score >= 1));
     assert.deepEqual(scrubbed.competencyScores.map((c: { score: number | null }) => c.score), before.competencyScores.map((c: { score: number | null }) => c.score), 'the competency scores stay');
     assert.ok(scrubbed.competencyScores.every((c: { rationale: string; evidence: unknown[] }) => c.rationale === '' && c.evidence.length === 0), 'their rationales and quotes go');

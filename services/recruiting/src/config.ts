@@ -10,8 +10,18 @@ export const RecruitingConfig = BaseConfig.extend({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hireloop'),
   EXPIRY_SWEEP_SECONDS: z.coerce.number().min(1).default(30),
-  /** How long answers and evaluation text are kept; the invite page's AI notice states it (PRODUCT.md §10). */
-  RETENTION_ANSWERS_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /**
+   * How long answers and evaluation text are kept; the invite page's AI notice states it (PRODUCT.md §10).
+   * At least 30: the kept events (GET /events, replays; integrations keeps them 30 days) hold
+   * `evaluation.completed`'s snapshot, answers included, so a shorter period would be a promise
+   * they break.
+   */
+  RETENTION_ANSWERS_DAYS: z.coerce
+    .number()
+    .int()
+    .min(30, 'at least 30: kept events (GET /events, replays) hold evaluation snapshots for 30 days')
+    .max(3650)
+    .default(365),
   /** Signs list cursors (key list, newest first: `c2:<secret>,c1:<old>`). */
   CURSOR_KEYS: keyRingSetting('CURSOR_KEYS (or the older INTERNAL_AUTH_SECRET)', 'secret'),
   /** Seals invite tokens so `inviteUrl` can be shown again (AES-256-GCM key list). */

@@ -6,9 +6,10 @@ import { finishBySql } from './time-budget.js';
 /**
  * Removes what a candidate said and what was written about it from interviews: the transcript
  * (every turn, signals included), and in every evaluation version the text (summary, strengths,
- * concerns, the competencies' rationales, the evidence quotes, the reason of a missing score)
- * and the reviewer's note. Status, times, scores, the recommendation and the decision stay, for
- * aggregate counts. Used by erasure and by the answers retention; running it again changes nothing.
+ * concerns, the competencies' rationales, the evidence quotes) and the reviewer's note. Status,
+ * times, scores, the recommendation, the decision, and the reason a score is missing (our own
+ * words about the rubric's weights, never the candidate's: PRODUCT.md §12 says a missing score
+ * states it) stay, for aggregate counts. Used by erasure and by the answers retention; running it again changes nothing.
  */
 export async function scrubInterviewContent(trx: Db, interviewIds: string[]): Promise<void> {
   if (interviewIds.length === 0) return;
@@ -26,7 +27,6 @@ export async function scrubInterviewContent(trx: Db, interviewIds: string[]): Pr
       concerns: '[]',
       competencies: sql<string>`(select coalesce(jsonb_agg(jsonb_set(c, '{rationale}', '""')), '[]'::jsonb) from jsonb_array_elements(competencies) c)`,
       competency_scores: sql<string>`(select jsonb_agg(c || '{"rationale": "", "evidence": []}'::jsonb) from jsonb_array_elements(competency_scores) c)`,
-      overall_score_reason: null,
       review_note: null,
     })
     .where('interview_id', 'in', interviewIds)
