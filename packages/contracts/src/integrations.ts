@@ -254,7 +254,7 @@ export const Task = z
     status: TaskStatus,
     result: z.union([JobDescriptionResult.extend({ model: ModelName }), CandidateErasureResult]).nullable(),
     error: Failure.nullable(),
-    retrying: TaskRetry.nullable().describe('Set while a step of a `queued` or `running` task failed and is retried (the task goes on once it succeeds); null otherwise'),
+    retrying: TaskRetry.nullable().describe('Set while a step of a `queued` or `running` `candidate_erasure` failed and is retried (the task goes on once it succeeds); null otherwise, and always for a `job_description` (its AI call is retried within its deadline, then the task fails)'),
     positionId: PositionId.nullable().describe('The position a `job_description` was made for'),
     candidateId: CandidateId.nullable().describe('The candidate a `candidate_erasure` erases'),
     createdAt: Timestamp,
