@@ -5,7 +5,7 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
-import { uniqueEmail } from './interview-helpers.js';
+import { declineInvite, tokenOf, uniqueEmail } from './interview-helpers.js';
 import { assertValidation, unique } from './api-assertions.js';
 import { payloadTexts } from './temporal-history.js';
 
@@ -460,5 +460,87 @@ describe('ATS events across organizations', () => {
     assert.ok(!(await allPositions(b.key)).some((p) => p.id === positionA));
     // Events are recorded for the organization that sent them only.
     assert.deepEqual(await processedEvents(b.organization.id, inA.id), []);
+  });
+});
+
+describe('POST /api/v1/ats/events: order by occurredAt, rejections, hires, declines and stage names', () => {
+  let org: Org;
+  let source: string;
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  before(async () => {
+    org = await newOrg();
+    source = `ats${unique()}`.slice(0, 50);
+    await createRecruitingClient(testEnv().recruitingUrl, testEnv().internalTokenKeys)
+      .forOrganization(org.organization.id)
+      .ats.setStageMappings.mutate({ source, stages: ['AI Screen', 'Évaluation IA', 'STRASSE'] });
+  });
+  /** A new candidate's application to a new job, created `minutesAgo`; the ids and a maker of later events. */
+  async function application(minutesAgo: number, stage?: string) {
+    const candidate = { externalId: `cand-${unique()}`, email: uniqueEmail('order'), name: 'Grace Hopper' };
+    const job = { externalId: `job-${unique()}`, title: 'Compiler Engineer' };
+    const created = await pushAndProcess(org, event({ source, type: 'application.created', occurredAt: at(minutesAgo), candidate, job, application: { externalId: 'app-1', ...(stage ? { stage } : {}) } }));
+    assert.equal(created.result.status, 'processed', JSON.stringify(created.result));
+    const next = (type: string, minutes: number, stage?: string) =>
+      pushAndProcess(org, event({ source, type, occurredAt: at(minutes), candidate: { externalId: candidate.externalId }, job: { externalId: job.externalId }, application: { externalId: 'app-1', ...(stage ? { stage } : {}) } }));
+    return { candidate, created: created.result, next };
+  }
+  const interview = async (id: string) => (await call('GET', `/api/v1/interviews/${id}`, { key: org.key })).body.data;
+
+  it('a candidate.updated older than one already applied changes nothing, and says superseded', async () => {
+    const externalId = `cand-${unique()}`;
+    await pushAndProcess(org, event({ source, occurredAt: at(60), candidate: { externalId, email: uniqueEmail('order'), name: 'Original' } }));
+    const newest = await pushAndProcess(org, event({ source, type: 'candidate.updated', occurredAt: at(30), candidate: { externalId, name: 'Newest Name' } }));
+    assert.equal(newest.result.candidateAction, 'updated');
+    const stale = await pushAndProcess(org, event({ source, type: 'candidate.updated', occurredAt: at(50), candidate: { externalId, name: 'Stale Name' } }));
+    assert.equal(stale.result.status, 'processed', JSON.stringify(stale.result));
+    assert.deepEqual([stale.result.candidateAction, stale.result.superseded], ['superseded', true]);
+    assert.deepEqual((await candidatesWithExternalId(org.key, externalId)).map((c) => c.name), ['Newest Name']);
+  });
+
+  it('an application created in a mapped stage schedules the AI interview; rejecting it cancels the interview; a late older stage change schedules nothing', async () => {
+    const app = await application(60, 'AI Screen');
+    assert.match(app.created.interviewId, /^int_/, 'created in a mapped stage');
+    const rejected = await app.next('application.rejected', 20);
+    assert.deepEqual(rejected.result.cancelledInterviewIds, [app.created.interviewId]);
+    const cancelled = await interview(app.created.interviewId);
+    assert.equal(cancelled.status, 'cancelled');
+    assert.match(cancelled.cancellationReason, new RegExp(`rejected in ${source}`));
+    const late = await app.next('application.stage_changed', 40, 'AI Screen');
+    assert.deepEqual([late.result.interviewId, late.result.superseded], [null, true]);
+    assert.equal((await interviewsOf(org.key, app.created.candidateId)).length, 1, 'no new interview for a rejected application');
+    // The ATS reopens the application later: a newer stage change schedules again.
+    const reopened = await app.next('application.stage_changed', 1, 'AI Screen');
+    assert.match(reopened.result.interviewId, /^int_/);
+    assert.notEqual(reopened.result.interviewId, app.created.interviewId);
+    assert.equal((await interview(reopened.result.interviewId)).status, 'scheduled');
+  });
+
+  it('a hire cancels the open AI interview; a stage change sent before the hire but arriving after it schedules nothing', async () => {
+    const app = await application(60);
+    const moved = await app.next('application.stage_changed', 50, 'AI Screen');
+    const hired = await app.next('application.hired', 10);
+    assert.deepEqual(hired.result.cancelledInterviewIds, [moved.result.interviewId]);
+    const late = await app.next('application.stage_changed', 30, 'AI Screen');
+    assert.deepEqual([late.result.interviewId, late.result.superseded], [null, true]);
+    assert.deepEqual((await interviewsOf(org.key, app.created.candidateId)).map((i) => i.status), ['cancelled']);
+  });
+
+  it('a candidate who declined the AI interview is not invited to another by the next stage change', async () => {
+    const app = await application(60);
+    const moved = await app.next('application.stage_changed', 50, 'AI Screen');
+    const res = await declineInvite(tokenOf((await interview(moved.result.interviewId)).inviteUrl));
+    assert.ok(res.status < 400, `decline: ${res.status}`);
+    assert.equal((await interview(moved.result.interviewId)).status, 'declined');
+    const again = await app.next('application.stage_changed', 10, 'AI Screen');
+    assert.equal(again.result.interviewId, moved.result.interviewId, 'the declined interview, not a new one');
+    assert.equal((await interviewsOf(org.key, app.created.candidateId)).length, 1);
+  });
+
+  it('stage names match in any Unicode form and case: decomposed accents, ß and SS', async () => {
+    for (const stage of ['E\u0301valuation IA', 'évaluation ia', 'Straße']) {
+      const app = await application(60);
+      const moved = await app.next('application.stage_changed', 30, stage);
+      assert.match(moved.result.interviewId ?? '', /^int_/, stage);
+    }
   });
 });

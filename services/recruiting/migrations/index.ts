@@ -20,6 +20,7 @@ import * as m0018 from './0018_interviewer_rubric.js';
 import * as m0019 from './0019_interview_conversation.js';
 import * as m0020 from './0020_idempotency_fingerprints.js';
 import * as m0021 from './0021_audit_details.js';
+import * as m0022 from './0022_ats_sync_marks.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_interview_conversation': m0019,
   '0020_idempotency_fingerprints': m0020,
   '0021_audit_details': m0021,
+  '0022_ats_sync_marks': m0022,
 };

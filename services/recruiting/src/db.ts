@@ -170,8 +170,19 @@ export interface AtsStageMappingsTable {
   created_at: Timestamp;
 }
 
+/** The latest ATS event applied per subject (ats/ats-order.ts). */
+export interface AtsSyncMarksTable {
+  organization_id: string;
+  source: string;
+  subject: string;
+  candidate_id: string;
+  occurred_at: Timestamp;
+  closed_as: 'rejected' | 'hired' | null;
+}
+
 export interface RecruitingDB {
   'recruiting.ats_stage_mappings': AtsStageMappingsTable;
+  'recruiting.ats_sync_marks': AtsSyncMarksTable;
   'recruiting.interviews': InterviewsTable;
   'recruiting.evaluations': EvaluationsTable;
   'recruiting.hiring_flows': HiringFlowsTable;

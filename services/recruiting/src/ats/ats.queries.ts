@@ -3,13 +3,14 @@ import { firstCharacters, type AtsEventBody, type Candidate, type CreatePosition
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
 import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
 import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
-import { insertInterview } from '../interviews/interviews.queries.js';
+import { cancelOpenInterviewsFor, insertInterview } from '../interviews/interviews.queries.js';
+import { applicationSubject, candidateSubject, markLatest, type ApplicationClosed } from './ats-order.js';
 import type { InviteTokens } from '../interviews/invite-token.js';
 
 /** Stages that, when an application enters them, schedule an AI interview (set in the console). */
 export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId: string, source: string, stages: string[]) {
-  // Stage names match case-insensitively: stored lowercase, once each.
-  const stored = [...new Set(stages.map((s) => s.trim().toLowerCase()))];
+  // Stage names match case-insensitively and in any Unicode form: stored as their key, once each.
+  const stored = [...new Set(stages.map(stageKey))];
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('recruiting.ats_stage_mappings').where('organization_id', '=', organizationId).where('source', '=', source).execute();
     if (stored.length) {
@@ -38,12 +39,15 @@ export async function listStageMappings(db: Kysely<RecruitingDB>, organizationId
   return { items: [...bySource].slice(0, maxSources).map(([source, stages]) => ({ source, stages })) };
 }
 
+/** Whether an update to this candidate is the latest event about it (ats-order.ts); it is applied only then. */
+type UpdateWhenLatest = (candidateId: string) => Promise<boolean>;
+
 /**
  * Matches the event's candidate by (source, externalId), then by e-mail, else creates it. When a
  * parallel event for the same new candidate wins the insert, the match runs once more and finds
  * the winner, so events about one new person never fail for arriving together.
  */
-async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: boolean, lostRace = false): Promise<{ candidate: Candidate; action: 'created' | 'updated' | 'matched' | 'linked' }> {
+async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: UpdateWhenLatest | null, lostRace = false): Promise<{ candidate: Candidate; action: 'created' | 'updated' | 'matched' | 'linked' | 'superseded' }> {
   const bySource = await trx
     .selectFrom('recruiting.candidates')
     .selectAll()
@@ -54,6 +58,7 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
     .executeTakeFirst();
   if (bySource) {
     if (update && (c.name || c.email)) {
+      if (!(await update(bySource.id))) return { candidate: toCandidate(bySource), action: 'superseded' as const };
       // The same update path as PATCH /candidates/{id}: e-mail uniqueness, `candidate.updated`.
       const candidate = await updateCandidateRow(trx, organizationId, bySource.id, { name: c.name, email: c.email }).catch((err: unknown) => {
         // The API's message points at a `candidateId` field, which the processed event does not have: name the id here.
@@ -110,39 +115,44 @@ async function matchPosition(trx: Db, organizationId: string, source: string, jo
   return { positionId: (await insertPosition(trx, organizationId, input)).id, action: 'created' as const };
 }
 
+/** Stage names match case-insensitively and in any Unicode form: `Évaluation` composed or not, `STRASSE` and `Straße`. */
+export function stageKey(stage: string): string {
+  return stage.trim().normalize('NFKC').toUpperCase().toLowerCase();
+}
+
 /**
- * Applies one ATS event: candidates and positions are matched or created by (source, externalId);
- * a stage change into a mapped stage schedules an AI interview. All in one transaction.
+ * Applies one ATS event (docs/api.md, "AI tasks and ATS events"), in one transaction:
+ * - candidates and positions are matched or created by (source, externalId);
+ * - an application created in, or moved into, a mapped stage schedules an AI interview, or
+ *   reuses the one still open; a candidate who declined the AI interview for that position is
+ *   not invited to another (PRODUCT.md §10: they asked for a person);
+ * - an application rejected or hired cancels its open AI interviews;
+ * - an event older (`occurredAt`) than one already applied about the same candidate or
+ *   application changes nothing (`superseded`: ats-order.ts).
  */
 export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, organizationId: string, event: AtsEventBody) {
   return db.transaction().execute(async (trx) => {
-    const { candidate, action: candidateAction } = await matchCandidate(trx, organizationId, event.source, event.candidate, event.type === 'candidate.updated');
+    const mark = (subject: string, candidateId: string, closedAs?: ApplicationClosed | null) =>
+      markLatest(trx, { organizationId, source: event.source, subject, candidateId, occurredAt: event.occurredAt, closedAs });
+    const isCandidateEvent = event.type === 'candidate.created' || event.type === 'candidate.updated';
+    const update = event.type === 'candidate.updated' ? (id: string) => mark(candidateSubject(id), id) : null;
+    const matched = await matchCandidate(trx, organizationId, event.source, event.candidate, update);
+    const { candidate } = matched;
+    let candidateAction = matched.action;
+    // A candidate event that did not update (created, linked, or nothing to change) still marks its time.
+    const marked = matched.action === 'updated' || matched.action === 'superseded';
+    if (isCandidateEvent && !marked && !(await mark(candidateSubject(candidate.id), candidate.id)) && update) candidateAction = 'superseded';
     const position = event.job ? await matchPosition(trx, organizationId, event.source, event.job) : null;
     let interviewId: string | null = null;
-    const stage = event.application?.stage?.trim().toLowerCase();
-    if (event.type === 'application.stage_changed' && stage && position) {
-      const mapped = await trx
-        .selectFrom('recruiting.ats_stage_mappings')
-        .select('action')
-        .where('organization_id', '=', organizationId)
-        .where('source', '=', event.source)
-        .where('stage', '=', stage)
-        .executeTakeFirst();
-      if (mapped) {
-        // An open interview for this candidate and position is reused: a repeated stage change
-        // (or a retried activity) never schedules a second one. Parallel events for the pair wait
-        // on one transaction-scoped lock, so the second sees the first's interview once it commits.
-        await sql`select pg_advisory_xact_lock(hashtextextended(${`ats-interview:${candidate.id}:${position.positionId}`}, 0))`.execute(trx);
-        const open = await trx
-          .selectFrom('recruiting.interviews')
-          .select('id')
-          .where('organization_id', '=', organizationId)
-          .where('candidate_id', '=', candidate.id)
-          .where('position_id', '=', position.positionId)
-          .where('status', 'in', ['scheduled', 'in_progress'])
-          .where('expires_at', '>', new Date())
-          .executeTakeFirst();
-        interviewId = open?.id ?? (await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId: position.positionId, duration: 30, expiresInDays: 14 })).id;
+    let cancelledInterviewIds: string[] = [];
+    let superseded = candidateAction === 'superseded';
+    if (position && !isCandidateEvent) {
+      const closedAs = event.type === 'application.rejected' ? 'rejected' : event.type === 'application.hired' ? 'hired' : null;
+      if (!(await mark(applicationSubject(candidate.id, position.positionId), candidate.id, closedAs))) superseded = true;
+      else if (closedAs) {
+        cancelledInterviewIds = await cancelOpenInterviewsFor(trx, tokens, organizationId, candidate.id, position.positionId, `The application was ${closedAs} in ${event.source}.`);
+      } else if (event.application?.stage && (await isMappedStage(trx, organizationId, event.source, event.application.stage))) {
+        interviewId = await interviewForStage(trx, tokens, organizationId, candidate, position.positionId);
       }
     }
     return {
@@ -151,6 +161,44 @@ export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, or
       positionId: position?.positionId ?? null,
       positionAction: position?.action ?? null,
       interviewId,
+      cancelledInterviewIds,
+      superseded,
     };
   });
+}
+
+async function isMappedStage(trx: Db, organizationId: string, source: string, stage: string): Promise<boolean> {
+  const key = stageKey(stage);
+  // Mappings stored before stage names were Unicode-normalized were only lowercased.
+  const legacy = stage.trim().toLowerCase();
+  const mapped = await trx
+    .selectFrom('recruiting.ats_stage_mappings')
+    .select('action')
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', source)
+    .where('stage', 'in', [...new Set([key, legacy])])
+    .executeTakeFirst();
+  return mapped !== undefined;
+}
+
+/**
+ * The AI interview a mapped stage asks for: the candidate's open one for the position (a
+ * repeated stage change, or a retried activity, never schedules a second), or the one they
+ * declined (no new invitation), or a new one. Parallel events for the pair wait on one
+ * transaction-scoped lock, so the second sees the first's interview once it commits.
+ */
+async function interviewForStage(trx: Db, tokens: InviteTokens, organizationId: string, candidate: Candidate, positionId: string): Promise<string> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`ats-interview:${candidate.id}:${positionId}`}, 0))`.execute(trx);
+  const existing = await trx
+    .selectFrom('recruiting.interviews')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('candidate_id', '=', candidate.id)
+    .where('position_id', '=', positionId)
+    .where((eb) => eb.or([eb.and([eb('status', 'in', ['scheduled', 'in_progress']), eb('expires_at', '>', new Date())]), eb('status', '=', 'declined')]))
+    // An open one first, then the latest declined.
+    .orderBy(sql`status = 'declined'`)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return existing?.id ?? (await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId, duration: 30, expiresInDays: 14 })).id;
 }

@@ -176,6 +176,33 @@ export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
   });
 }
 
+/**
+ * Cancels a candidate's open interviews for a position in the caller's transaction, as
+ * DELETE /interviews/{id} would, with the reason (an ATS application rejected or hired:
+ * ats.queries.ts). One already past its end is written `expired` instead. The ids cancelled.
+ */
+export async function cancelOpenInterviewsFor(trx: Db, tokens: InviteTokens, organizationId: string, candidateId: string, positionId: string, reason: string): Promise<string[]> {
+  const rows = await selectInterviews(trx)
+    .where('i.organization_id', '=', organizationId)
+    .where('i.candidate_id', '=', candidateId)
+    .where('i.position_id', '=', positionId)
+    .where('i.status', 'in', ['scheduled', 'in_progress'])
+    .orderBy('i.id')
+    .forUpdate('i')
+    .execute();
+  const cancelled: string[] = [];
+  for (const row of rows) {
+    if (effectiveStatus(row) === 'expired') {
+      await expire(trx, tokens, row);
+      continue;
+    }
+    await recordAudit(trx, SCHEMA, organizationId, 'interview.cancelled', { type: 'interview', id: row.id });
+    await transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason });
+    cancelled.push(row.id);
+  }
+  return cancelled;
+}
+
 function expire(trx: Db, tokens: InviteTokens, row: InterviewRow) {
   return transition(trx, tokens, row, 'expired', {});
 }
