@@ -304,12 +304,20 @@ export type AtsEventType = z.infer<typeof AtsEventType>;
 
 const ExternalRef = trimmedText(200);
 
+/** An ATS event's time: not before 2000, and not more than a day ahead of our clock. */
+function isPlausibleOccurrence(instant: string): boolean {
+  const at = Date.parse(instant);
+  return at >= Date.UTC(2000, 0, 1) && at <= Date.now() + 86_400_000;
+}
+
 export const AtsEventBody = z
   .object({
     source: text().trim().max(50).regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
     eventId: ExternalRef.describe('The ATS\'s own id of this event; a repeat is recognised and changes nothing'),
     type: AtsEventType,
-    occurredAt: Instant,
+    occurredAt: Instant.refine(isPlausibleOccurrence, 'a time from 2000 to at most a day from now: events apply in occurredAt order, so a far-future time would hide every later event').describe(
+      'When it happened in the ATS: events about one candidate or application apply in this order (docs/api.md). From 2000 to at most 24 h after now (clock skew), else 422',
+    ),
     candidate: z.object({ externalId: ExternalRef, email: EmailAddress.optional(), name: visibleName(200).optional() }).strict(),
     job: z.object({ externalId: ExternalRef, title: visibleName(200).optional() }).strict().optional(),
     application: z.object({ externalId: ExternalRef, stage: trimmedText(200).optional() }).strict().optional(),
