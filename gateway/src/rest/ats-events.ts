@@ -8,7 +8,8 @@ export const pushAtsEvent = apiProcedure
     openapi: {
       method: 'POST', path: '/ats/events', tags: ['ATS events'], summary: 'Push an applicant-tracking event',
       successDescription: '`accepted`, or `duplicate` when this (source, eventId) was already received',
-      description: 'Identified by external ids. Accepted once per (source, eventId); a repeat answers `duplicate` and changes nothing. Candidates and positions are matched or created by (source, externalId); a stage change into a stage in your organization\'s mapping schedules an AI interview. Emits `ats_event.processed` when done.',
+      description:
+        'Identified by external ids. Accepted once per (source, eventId) while the event is kept (ATS_EVENTS_RETENTION_DAYS, 30 days); a repeat answers `duplicate` and changes nothing. Candidates and positions are matched or created by (source, externalId). An application created in, or moved into, a stage in your organization\'s mapping schedules an AI interview (not again for a candidate who declined one for the position); a rejection or a hire cancels its open AI interview. Events about one candidate or application apply in `occurredAt` order: an older one arriving after a newer one changes nothing (`superseded`), so a repeat after the 30 days changes nothing either. Emits `ats_event.processed` when done.',
     },
   })
   .input(AtsEventBody)
