@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { call, eventually, newOrganizationWithKey, testEnv } from '@hireloop/devstack/testing';
 import { createRecruitingClient } from '@hireloop/recruiting/client';
+import { createIntegrationsClient } from '@hireloop/integrations/client';
 import { declineInvite, tokenOf, uniqueEmail } from './interview-helpers.js';
 import { assertValidation, unique } from './api-assertions.js';
 import { payloadTexts } from './temporal-history.js';
@@ -406,6 +407,17 @@ describe('ATS event processing', () => {
     } finally {
       await connection.close();
     }
+  });
+
+  it('an event whose candidate was erased before it was applied (its payload redacted) is refused for good, not retried as a 500', async () => {
+    const { id } = await pushAndProcess(org, event());
+    await db.query(`update integrations.ats_events set payload = payload - 'candidate' || '{"redacted": true}'::jsonb where id = $1`, [id]);
+    const integrations = createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalTokenKeys).forOrganization(org.organization.id);
+    await assert.rejects(integrations.ats.payload.query({ id }), (err: { message: string; data?: { httpStatus?: number } }) => {
+      assert.equal(err.data?.httpStatus, 404, err.message);
+      assert.match(err.message, /erased before it was applied/);
+      return true;
+    });
   });
 
   it('every accepted event gets exactly one ats_event.processed', async () => {

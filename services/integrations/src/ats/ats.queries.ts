@@ -46,7 +46,13 @@ async function acceptOnce(trx: Db, taskQueue: string, organizationId: string, bo
 export async function getAtsEventPayload(db: Kysely<IntegrationsDB>, organizationId: string, id: string): Promise<AtsEventBody> {
   const row = await db.selectFrom('integrations.ats_events').select('payload').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No ATS event ${id}.`);
-  return AtsEventBody.parse(typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload);
+  const payload: unknown = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+  // An erasure redacts the events of its person that were not applied yet (erasure.ts): there is
+  // nothing left to apply, for good, so the event fails at once (a 4xx is not retried).
+  if (typeof payload === 'object' && payload !== null && (payload as { redacted?: unknown }).redacted === true) {
+    throw new AppError('not_found', `ATS event ${id} names a candidate who was erased before it was applied; nothing of it is kept.`);
+  }
+  return AtsEventBody.parse(payload);
 }
 
 /** Records the outcome once and emits `ats_event.processed` with what was matched or created. */
