@@ -12,6 +12,9 @@ export async function setStageMappings(db: Kysely<RecruitingDB>, organizationId:
   // Stage names match case-insensitively and in any Unicode form: stored as their key, once each.
   const stored = [...new Set(stages.map(stageKey))];
   await db.transaction().execute(async (trx) => {
+    // One replace at a time per source: two at once each deleted only the rows committed before
+    // them, and stored the union of both lists (or failed on a name both inserted).
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`ats-stage-mappings:${organizationId}:${source}`}, 0))`.execute(trx);
     await trx.deleteFrom('recruiting.ats_stage_mappings').where('organization_id', '=', organizationId).where('source', '=', source).execute();
     if (stored.length) {
       await trx

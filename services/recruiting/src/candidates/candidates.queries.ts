@@ -26,8 +26,14 @@ export async function findCandidateByEmail(db: Db, organizationId: string, email
     .executeTakeFirst();
 }
 
-export async function getCandidate(db: Db, organizationId: string, id: string): Promise<Candidate> {
-  const row = await db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).where('erased_at', 'is', null).executeTakeFirst();
+/**
+ * A candidate who is not erased. `forShare` holds the row until the caller's transaction ends, so
+ * an erasure (which takes it FOR UPDATE) waits for the caller, or the caller, having waited for
+ * the erasure, finds no candidate (404).
+ */
+export async function getCandidate(db: Db, organizationId: string, id: string, forShare = false): Promise<Candidate> {
+  const query = db.selectFrom('recruiting.candidates').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).where('erased_at', 'is', null);
+  const row = await (forShare ? query.forShare() : query).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No candidate ${id}.`);
   return toCandidate(row);
 }

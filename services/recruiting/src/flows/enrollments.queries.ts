@@ -62,8 +62,8 @@ async function getEnrollment(db: Db, organizationId: string, id: string): Promis
 }
 
 async function enrollOnce(trx: Db, tokens: InviteTokens, organizationId: string, flowId: string, body: EnrollBody): Promise<Enrollment> {
-  const flow = await getFlow(trx, organizationId, flowId);
-  const candidate = 'candidateId' in body ? await getCandidate(trx, organizationId, body.candidateId) : await findOrCreateCandidate(trx, organizationId, body.candidate);
+  const flow = await getFlow(trx, organizationId, flowId, 'share');
+  const candidate = await candidateToEnroll(trx, organizationId, body);
   const stage = flow.stages[0]!;
   const now = new Date();
   const inserted = await trx
@@ -79,6 +79,23 @@ async function enrollOnce(trx: Db, tokens: InviteTokens, organizationId: string,
   await recordEvent(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', enrollment);
   await recordAudit(trx, SCHEMA, organizationId, 'hiring_flow.candidate_enrolled', { type: 'enrollment', id: enrollment.id });
   return enrollment;
+}
+
+/**
+ * The candidate an enrolment names, held FOR SHARE until it commits: an erasure running at the
+ * same time either waits for the enrolment (and then erases it too), or is seen by it. By id, an
+ * erased candidate is 404. By e-mail, one erased while this request found it is not that person
+ * any more: the e-mail is looked up again, and names a new candidate (PRODUCT.md §7).
+ */
+async function candidateToEnroll(trx: Db, organizationId: string, body: EnrollBody) {
+  if ('candidateId' in body) return getCandidate(trx, organizationId, body.candidateId, true);
+  const found = await findOrCreateCandidate(trx, organizationId, body.candidate);
+  try {
+    return await getCandidate(trx, organizationId, found.id, true);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+    return getCandidate(trx, organizationId, (await findOrCreateCandidate(trx, organizationId, body.candidate)).id, true);
+  }
 }
 
 /**
@@ -142,7 +159,7 @@ export function moveEnrollment(db: Kysely<RecruitingDB>, tokens: InviteTokens, o
     if (row.status !== 'active') throw new AppError('enrollment_ended', `Enrollment ${row.id} is ${row.status}; it can no longer move.`);
     const now = new Date();
     const change = stage
-      ? { stage_id: stage.id, interview_id: await interviewOnEntering(trx, tokens, organizationId, flow, stage, await getCandidate(trx, organizationId, row.candidate_id), row.interview_id) }
+      ? { stage_id: stage.id, interview_id: await interviewOnEntering(trx, tokens, organizationId, flow, stage, await getCandidate(trx, organizationId, row.candidate_id, true), row.interview_id) }
       : { status: move.status! };
     const updated = await trx
       .updateTable('recruiting.enrollments')

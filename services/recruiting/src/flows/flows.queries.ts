@@ -17,8 +17,15 @@ async function withStages(db: Db, flows: { id: string; name: string; description
   }));
 }
 
-export async function getFlow(db: Db, organizationId: string, id: string): Promise<HiringFlow> {
-  const row = await db.selectFrom('recruiting.hiring_flows').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+/**
+ * A flow with its stages. `lock` holds the flow's row until the caller's transaction ends: an
+ * update takes it `update`, an enrolment `share`, so an enrolment never reads stages an update is
+ * replacing (it waits, then reads the new ones), and an update never misses an enrolment that
+ * committed before it (its "no enrolments" check sees it: 409). Two updates wait for each other.
+ */
+export async function getFlow(db: Db, organizationId: string, id: string, lock?: 'share' | 'update'): Promise<HiringFlow> {
+  const query = db.selectFrom('recruiting.hiring_flows').selectAll().where('organization_id', '=', organizationId).where('id', '=', id);
+  const row = await (lock === 'update' ? query.forUpdate() : lock === 'share' ? query.forShare() : query).executeTakeFirst();
   if (!row) throw new AppError('not_found', `No hiring flow ${id}.`);
   return (await withStages(db, [row]))[0]!;
 }
@@ -66,7 +73,7 @@ export function createFlow(db: Kysely<RecruitingDB>, organizationId: string, inp
 export function updateFlow(db: Kysely<RecruitingDB>, organizationId: string, id: string, input: FlowInput): Promise<HiringFlow> {
   checkFlow(input);
   return db.transaction().execute(async (trx) => {
-    const current = await getFlow(trx, organizationId, id);
+    const current = await getFlow(trx, organizationId, id, 'update');
     if (input.positionId) await getPositionRow(trx, organizationId, input.positionId);
     const sameStages = JSON.stringify(current.stages.map((s) => [s.name, s.kind])) === JSON.stringify(input.stages.map((s) => [s.name, s.kind]));
     if (!sameStages) {
