@@ -497,7 +497,7 @@ describe('POST /api/v1/ats/events: order by occurredAt, rejections, hires, decli
     assert.equal(created.result.status, 'processed', JSON.stringify(created.result));
     const next = (type: string, minutes: number, stage?: string) =>
       pushAndProcess(org, event({ source, type, occurredAt: at(minutes), candidate: { externalId: candidate.externalId }, job: { externalId: job.externalId }, application: { externalId: 'app-1', ...(stage ? { stage } : {}) } }));
-    return { candidate, created: created.result, next };
+    return { candidate, job, created: created.result, next };
   }
   const interview = async (id: string) => (await call('GET', `/api/v1/interviews/${id}`, { key: org.key })).body.data;
 
@@ -551,8 +551,38 @@ describe('POST /api/v1/ats/events: order by occurredAt, rejections, hires, decli
     assert.equal((await interviewsOf(org.key, app.created.candidateId)).length, 1);
   });
 
-  it('stage names match in any Unicode form and case: decomposed accents, ß and SS', async () => {
-    for (const stage of ['E\u0301valuation IA', 'évaluation ia', 'Straße']) {
+  it('a candidate.updated for a candidate the API made (matched by e-mail) links it and changes its name; a later older one is superseded', async () => {
+    const email = uniqueEmail('api-made');
+    const made = await call('POST', '/api/v1/candidates', { key: org.key, body: { email, name: 'Made By Api' } });
+    const externalId = `cand-${unique()}`;
+    const newer = await pushAndProcess(org, event({ source, type: 'candidate.updated', occurredAt: at(10), candidate: { externalId, email, name: 'Named By Ats' } }));
+    assert.deepEqual([newer.result.candidateId, newer.result.candidateAction], [made.body.data.id, 'updated']);
+    const older = await pushAndProcess(org, event({ source, type: 'candidate.updated', occurredAt: at(20), candidate: { externalId, name: 'Older Name' } }));
+    assert.deepEqual([older.result.candidateAction, older.result.superseded], ['superseded', true]);
+    const got = await call('GET', `/api/v1/candidates/${made.body.data.id}`, { key: org.key });
+    assert.deepEqual([got.body.data.name, got.body.data.externalId], ['Named By Ats', externalId]);
+  });
+
+  it('a rejection and a stage change with the same occurredAt: the rejection wins, whichever is processed last', async () => {
+    const same = at(30);
+    const send = (app: Awaited<ReturnType<typeof application>>, type: string) =>
+      pushAndProcess(org, event({ source, type, occurredAt: same, candidate: { externalId: app.candidate.externalId }, job: { externalId: app.job.externalId }, application: { externalId: 'app-1', stage: 'AI Screen' } }));
+    const rejectedFirst = await application(60);
+    await send(rejectedFirst, 'application.rejected');
+    const moved = await send(rejectedFirst, 'application.stage_changed');
+    assert.deepEqual([moved.result.interviewId, moved.result.superseded], [null, true]);
+    const movedFirst = await application(60);
+    const scheduled = await send(movedFirst, 'application.stage_changed');
+    const rejected = await send(movedFirst, 'application.rejected');
+    assert.deepEqual([rejected.result.superseded, rejected.result.cancelledInterviewIds], [false, [scheduled.result.interviewId]]);
+  });
+
+  it('`api` is not an ATS source (it names the records made through this API): 422', async () => {
+    assertValidation(await call('POST', '/api/v1/ats/events', { key: org.key, body: event({ source: 'api' }) }), 'source');
+  });
+
+  it('stage names match in any Unicode form and case: decomposed accents, ß, ẞ and SS', async () => {
+    for (const stage of ['E\u0301valuation IA', 'évaluation ia', 'Straße', 'STRAẞE']) {
       const app = await application(60);
       const moved = await app.next('application.stage_changed', 30, stage);
       assert.match(moved.result.interviewId ?? '', /^int_/, stage);

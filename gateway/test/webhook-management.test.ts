@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, eventually, newKey, newOrganizationWithKey } from '@hireloop/devstack/testing';
+import { call, eventually, newKey, newOrganizationWithKey, startTestServer } from '@hireloop/devstack/testing';
 import { registerWebhook, startReceiver, verifyDelivery } from './webhook-receiver.js';
 
 type Org = Awaited<ReturnType<typeof newOrganizationWithKey>>;
@@ -107,6 +107,40 @@ describe('webhook management routes', () => {
       assert.equal((await call('POST', `/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/retry`, { key: other.key })).status, 404);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('a retry while the delivery\'s attempt is under way adds none: one request and one logged attempt', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    const server = await startTestServer(async () => {
+      requests++;
+      if (requests === 2) await held;
+      return { status: 200, body: '{}' };
+    });
+    try {
+      const hook = await registerWebhook(org.key, `${server.url}/hooks`, ['position.created']);
+      const deliveries = () => call('GET', `/api/v1/webhooks/${hook.id}/deliveries?eventType=webhook.ping`, { key: org.key });
+      const [delivery] = await eventually(async () => (await deliveries()).body.data, (d) => d[0]?.status === 'delivered', 15_000);
+      const retry = () => call('POST', `/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/retry`, { key: org.key });
+      assert.equal((await retry()).status, 202);
+      await eventually(async () => requests, (n) => n === 2, 15_000);
+      const again = await retry();
+      assert.equal(again.status, 202, again.text);
+      assert.equal(again.body.data.status, 'pending', 'the attempt under way is the one asked for');
+      release();
+      const attempts = await eventually(
+        async () => (await call('GET', `/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/attempts`, { key: org.key })).body.data,
+        (a) => a.length >= 2,
+        15_000,
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(requests, 2, 'no second request while the first was under way, nor after');
+      assert.equal(attempts.length, 2);
+    } finally {
+      release();
+      await server.close();
     }
   });
 

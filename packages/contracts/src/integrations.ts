@@ -312,7 +312,12 @@ function isPlausibleOccurrence(instant: string): boolean {
 
 export const AtsEventBody = z
   .object({
-    source: text().trim().max(50).regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)'),
+    source: text()
+      .trim()
+      .max(50)
+      .regex(/^[a-z0-9_-]{1,50}$/, 'lowercase letters, digits, - and _ (e.g. greenhouse, lever)')
+      .refine((source) => source !== 'api', '`api` is the source of records made through this API; name the ATS (e.g. greenhouse)')
+      .describe('The ATS that sent the event (greenhouse, lever, …): external ids are matched per source. Not `api`, the source of the records made through this API'),
     eventId: ExternalRef.describe('The ATS\'s own id of this event; a repeat is recognised and changes nothing'),
     type: AtsEventType,
     occurredAt: Instant.refine(isPlausibleOccurrence, 'a time from 2000 to at most a day from now: events apply in occurredAt order, so a far-future time would hide every later event').describe(

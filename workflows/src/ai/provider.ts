@@ -116,9 +116,15 @@ const TITLE_MAX = 200;
  * ("Senior Backend Engineer" with `senior`), or the two together would not fit the result's title.
  */
 export function offlineTitle(title: string, seniority: string | undefined): string {
-  if (!seniority || title.toLowerCase().includes(seniority.toLowerCase())) return title;
+  if (!seniority || namesWord(title, seniority)) return title;
   const both = `${seniority} ${title}`;
   return [...both].length <= TITLE_MAX ? both : title;
+}
+
+/** Whether `text` has `word` as a whole word, in any case ("Senior Engineer" has senior; "Middleware" has no mid). */
+function namesWord(text: string, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 const SYSTEM_PROMPT = `You are an experienced, fair interviewer. Evaluate the candidate's written interview answers

@@ -85,7 +85,8 @@ export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCode
 }
 
 /**
- * POST …/deliveries/{id}/retry: one attempt now, outside the schedule. The delivery takes a new
+ * POST …/deliveries/{id}/retry: one attempt now, outside the schedule (none more when one is due
+ * or under way: it answers the delivery as it is). Otherwise the delivery takes a new
  * generation (an attempt of the old one in flight records nothing on it) and its schedule starts
  * again: it goes back to the dispatchers, or, while the endpoint is failing, to the head of its
  * retry queue (the next probe), which its answer shows as `retrying`.
@@ -103,8 +104,13 @@ export async function retryDelivery(
 }
 
 async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, failing: boolean): Promise<Delivery> {
-  const before = await trx.selectFrom('integrations.deliveries').select(['id']).where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
+  const before = await trx.selectFrom('integrations.deliveries').selectAll().where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
   if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
+  // Already `pending` with its attempt due or under way: that attempt is the one asked for. A new
+  // generation now would let a dispatcher claim it again while the first is in flight (two
+  // requests, two log entries, one over the endpoint's cap).
+  const now = new Date();
+  if (before.status === 'pending' && ((before.lease_until !== null && before.lease_until > now) || (before.next_attempt_at !== null && before.next_attempt_at <= now))) return toDelivery(before);
   const row = await trx
     .updateTable('integrations.deliveries')
     .set({

@@ -6,7 +6,9 @@ import type { Db } from '../db.js';
  * least once and in no promised order, so each event is applied only when it is the latest by
  * `occurredAt` about its subject: a candidate (`candidate.*`), or a candidate's application to a
  * position (`application.*`). An older event arriving after a newer one changes nothing and is
- * processed as `superseded`. Two events with the same `occurredAt` apply in arrival order.
+ * processed as `superseded`. Of two events with the same `occurredAt` about one application, a
+ * rejection or a hire wins over one that would leave it open (ATS clocks often count whole
+ * seconds); otherwise the later processed applies.
  */
 
 export type ApplicationClosed = 'rejected' | 'hired';
@@ -26,7 +28,8 @@ export async function markLatest(trx: Db, mark: { organizationId: string; source
     values (${mark.organizationId}, ${mark.source}, ${mark.subject}, ${mark.candidateId}, ${mark.occurredAt}::timestamptz, ${mark.closedAs ?? null})
     on conflict (organization_id, source, subject) do update
       set occurred_at = excluded.occurred_at, closed_as = excluded.closed_as
-      where ats_sync_marks.occurred_at <= excluded.occurred_at
+      where ats_sync_marks.occurred_at < excluded.occurred_at
+         or (ats_sync_marks.occurred_at = excluded.occurred_at and (ats_sync_marks.closed_as is null or excluded.closed_as is not null))
     returning 1 as latest`.execute(trx);
   return rows.length > 0;
 }

@@ -1,7 +1,8 @@
 import { AppError, recordAudit, sql, type Kysely } from '@hireloop/platform';
 import { firstCharacters, type AtsEventBody, type Candidate, type CreatePositionBody } from '@hireloop/contracts';
 import { SCHEMA, type Db, type RecruitingDB } from '../db.js';
-import { findCandidateByEmail, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
+import { findCandidateByEmail, getCandidate, insertCandidate, toCandidate, tryInsertCandidate, updateCandidateRow } from '../candidates/candidates.queries.js';
+import { isOpen } from '../interviews/status.js';
 import { insertPosition, tryInsertPosition } from '../positions/positions.queries.js';
 import { cancelOpenInterviewsFor, insertInterview } from '../interviews/interviews.queries.js';
 import { applicationSubject, candidateSubject, markLatest, type ApplicationClosed } from './ats-order.js';
@@ -42,15 +43,14 @@ export async function listStageMappings(db: Kysely<RecruitingDB>, organizationId
   return { items: [...bySource].slice(0, maxSources).map(([source, stages]) => ({ source, stages })) };
 }
 
-/** Whether an update to this candidate is the latest event about it (ats-order.ts); it is applied only then. */
-type UpdateWhenLatest = (candidateId: string) => Promise<boolean>;
-
 /**
  * Matches the event's candidate by (source, externalId), then by e-mail, else creates it. When a
  * parallel event for the same new candidate wins the insert, the match runs once more and finds
- * the winner, so events about one new person never fail for arriving together.
+ * the winner, so events about one new person never fail for arriving together. `ours`: the
+ * candidate carries this event's (source, externalId) (matched by it, linked to it, or created
+ * with it); one matched by e-mail that holds another external id is not the ATS's to change.
  */
-async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], update: UpdateWhenLatest | null, lostRace = false): Promise<{ candidate: Candidate; action: 'created' | 'updated' | 'matched' | 'linked' | 'superseded' }> {
+async function matchCandidate(trx: Db, organizationId: string, source: string, c: AtsEventBody['candidate'], lostRace = false): Promise<{ candidate: Candidate; action: 'created' | 'matched' | 'linked'; ours: boolean }> {
   const bySource = await trx
     .selectFrom('recruiting.candidates')
     .selectAll()
@@ -59,36 +59,33 @@ async function matchCandidate(trx: Db, organizationId: string, source: string, c
     .where('external_id', '=', c.externalId)
     .where('erased_at', 'is', null)
     .executeTakeFirst();
-  if (bySource) {
-    if (update && (c.name || c.email)) {
-      if (!(await update(bySource.id))) return { candidate: toCandidate(bySource), action: 'superseded' as const };
-      // The same update path as PATCH /candidates/{id}: e-mail uniqueness, `candidate.updated`.
-      const candidate = await updateCandidateRow(trx, organizationId, bySource.id, { name: c.name, email: c.email }).catch((err: unknown) => {
-        // The API's message points at a `candidateId` field, which the processed event does not have: name the id here.
-        if (!(err instanceof AppError && err.code === 'candidate_exists')) throw err;
-        throw new AppError('candidate_exists', `The new e-mail of candidate ${c.externalId} belongs to another candidate, ${String(err.extra?.['candidateId'])}.`, undefined, err.extra);
-      });
-      return { candidate, action: 'updated' as const };
-    }
-    return { candidate: toCandidate(bySource), action: 'matched' as const };
-  }
+  if (bySource) return { candidate: toCandidate(bySource), action: 'matched', ours: true };
   if (c.email) {
     const byEmail = await findCandidateByEmail(trx, organizationId, c.email);
     if (byEmail) {
+      if (byEmail.external_id !== null) return { candidate: toCandidate(byEmail), action: 'matched', ours: false };
       // Link the ATS's id to the candidate we already had, so later events that carry only the id find it.
-      if (byEmail.external_id !== null) return { candidate: toCandidate(byEmail), action: 'matched' as const };
       const linked = await updateCandidateRow(trx, organizationId, byEmail.id, { source, externalId: c.externalId });
-      return { candidate: linked, action: 'linked' as const };
+      return { candidate: linked, action: 'linked', ours: true };
     }
   }
   if (!c.email || !c.name) {
     throw new AppError('validation_failed', `Candidate ${c.externalId} is unknown; its email and name are needed to create it.`, [{ path: 'candidate', message: 'email and name required for a new candidate' }]);
   }
   const input = { email: c.email, name: c.name, externalId: c.externalId, source };
-  if (lostRace) return { candidate: await insertCandidate(trx, organizationId, input), action: 'created' as const };
+  if (lostRace) return { candidate: await insertCandidate(trx, organizationId, input), action: 'created', ours: true };
   const created = await tryInsertCandidate(trx, organizationId, input);
-  if (created) return { candidate: created, action: 'created' as const };
-  return matchCandidate(trx, organizationId, source, c, update, true);
+  if (created) return { candidate: created, action: 'created', ours: true };
+  return matchCandidate(trx, organizationId, source, c, true);
+}
+
+/** `candidate.updated`: the same update path as PATCH /candidates/{id} (e-mail uniqueness, `candidate.updated`). */
+function updateFromAts(trx: Db, organizationId: string, candidateId: string, c: AtsEventBody['candidate']): Promise<Candidate> {
+  return updateCandidateRow(trx, organizationId, candidateId, { name: c.name, email: c.email }).catch((err: unknown) => {
+    // The API's message points at a `candidateId` field, which the processed event does not have: name the id here.
+    if (!(err instanceof AppError && err.code === 'candidate_exists')) throw err;
+    throw new AppError('candidate_exists', `The new e-mail of candidate ${c.externalId} belongs to another candidate, ${String(err.extra?.['candidateId'])}.`, undefined, err.extra);
+  });
 }
 
 /** Matches the event's job by (source, externalId), else creates it (a parallel creator's row is matched). */
@@ -118,9 +115,12 @@ async function matchPosition(trx: Db, organizationId: string, source: string, jo
   return { positionId: (await insertPosition(trx, organizationId, input)).id, action: 'created' as const };
 }
 
-/** Stage names match case-insensitively and in any Unicode form: `Évaluation` composed or not, `STRASSE` and `Straße`. */
+/**
+ * Stage names match case-insensitively and in any Unicode form: `Évaluation` composed or not,
+ * `STRASSE`, `Straße` and `STRAẞE` (lower, upper, then lower case: the upper case of ß is SS).
+ */
 export function stageKey(stage: string): string {
-  return stage.trim().normalize('NFKC').toUpperCase().toLowerCase();
+  return stage.trim().normalize('NFKC').toLowerCase().toUpperCase().toLowerCase();
 }
 
 /**
@@ -138,17 +138,22 @@ export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, or
     const mark = (subject: string, candidateId: string, closedAs?: ApplicationClosed | null) =>
       markLatest(trx, { organizationId, source: event.source, subject, candidateId, occurredAt: event.occurredAt, closedAs });
     const isCandidateEvent = event.type === 'candidate.created' || event.type === 'candidate.updated';
-    const update = event.type === 'candidate.updated' ? (id: string) => mark(candidateSubject(id), id) : null;
-    const matched = await matchCandidate(trx, organizationId, event.source, event.candidate, update);
-    const { candidate } = matched;
-    let candidateAction = matched.action;
-    // A candidate event that did not update (created, linked, or nothing to change) still marks its time.
-    const marked = matched.action === 'updated' || matched.action === 'superseded';
-    if (isCandidateEvent && !marked && !(await mark(candidateSubject(candidate.id), candidate.id)) && update) candidateAction = 'superseded';
+    const matched = await matchCandidate(trx, organizationId, event.source, event.candidate);
+    let { candidate } = matched;
+    let candidateAction: 'created' | 'matched' | 'linked' | 'updated' | 'superseded' = matched.action;
+    let superseded = false;
+    if (isCandidateEvent) {
+      if (!(await mark(candidateSubject(candidate.id), candidate.id))) {
+        superseded = true;
+        if (event.type === 'candidate.updated') candidateAction = 'superseded';
+      } else if (event.type === 'candidate.updated' && matched.ours && matched.action !== 'created' && (event.candidate.name || event.candidate.email)) {
+        candidate = await updateFromAts(trx, organizationId, candidate.id, event.candidate);
+        candidateAction = 'updated';
+      }
+    }
     const position = event.job ? await matchPosition(trx, organizationId, event.source, event.job) : null;
     let interviewId: string | null = null;
     let cancelledInterviewIds: string[] = [];
-    let superseded = candidateAction === 'superseded';
     if (position && !isCandidateEvent) {
       const closedAs = event.type === 'application.rejected' ? 'rejected' : event.type === 'application.hired' ? 'hired' : null;
       if (!(await mark(applicationSubject(candidate.id, position.positionId), candidate.id, closedAs))) superseded = true;
@@ -171,17 +176,11 @@ export function applyAtsEvent(db: Kysely<RecruitingDB>, tokens: InviteTokens, or
 }
 
 async function isMappedStage(trx: Db, organizationId: string, source: string, stage: string): Promise<boolean> {
+  // A source has at most 50 stages; each stored name is keyed again here, so names stored before
+  // the key changed (only lowercased) match as they would now.
   const key = stageKey(stage);
-  // Mappings stored before stage names were Unicode-normalized were only lowercased.
-  const legacy = stage.trim().toLowerCase();
-  const mapped = await trx
-    .selectFrom('recruiting.ats_stage_mappings')
-    .select('action')
-    .where('organization_id', '=', organizationId)
-    .where('source', '=', source)
-    .where('stage', 'in', [...new Set([key, legacy])])
-    .executeTakeFirst();
-  return mapped !== undefined;
+  const stored = await trx.selectFrom('recruiting.ats_stage_mappings').select('stage').where('organization_id', '=', organizationId).where('source', '=', source).execute();
+  return stored.some((row) => stageKey(row.stage) === key);
 }
 
 /**
@@ -191,17 +190,20 @@ async function isMappedStage(trx: Db, organizationId: string, source: string, st
  * transaction-scoped lock, so the second sees the first's interview once it commits.
  */
 async function interviewForStage(trx: Db, tokens: InviteTokens, organizationId: string, candidate: Candidate, positionId: string): Promise<string> {
+  // Held until commit: an erasure waits for this event, or this event, having waited, finds no
+  // candidate (not_found) rather than a scrubbed e-mail.
+  await getCandidate(trx, organizationId, candidate.id, true);
   await sql`select pg_advisory_xact_lock(hashtextextended(${`ats-interview:${candidate.id}:${positionId}`}, 0))`.execute(trx);
-  const existing = await trx
+  const rows = await trx
     .selectFrom('recruiting.interviews')
-    .select('id')
+    .selectAll()
     .where('organization_id', '=', organizationId)
     .where('candidate_id', '=', candidate.id)
     .where('position_id', '=', positionId)
-    .where((eb) => eb.or([eb.and([eb('status', 'in', ['scheduled', 'in_progress']), eb('expires_at', '>', new Date())]), eb('status', '=', 'declined')]))
-    // An open one first, then the latest declined.
-    .orderBy(sql`status = 'declined'`)
+    .where('status', 'in', ['scheduled', 'in_progress', 'declined'])
     .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+    .execute();
+  // One still open (by the interviews' own rule: one in progress may run past expiresAt), else the latest declined.
+  const existing = rows.find((row) => isOpen(row)) ?? rows.find((row) => row.status === 'declined');
   return existing?.id ?? (await insertInterview(trx, tokens, organizationId, { candidate: { email: candidate.email }, positionId, duration: 30, expiresInDays: 14 })).id;
 }

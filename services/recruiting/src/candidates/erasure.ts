@@ -99,8 +99,6 @@ export function scrubErasedCandidate(db: Kysely<RecruitingDB>, organizationId: s
     const row = await lockCandidate(trx, organizationId, id);
     if (!row.erased_at) throw new AppError('conflict', `Candidate ${id} is not erased.`);
     await trx.updateTable('recruiting.candidates').set(scrubbedCandidate(id)).where('id', '=', id).execute();
-    // The times of the person's last ATS events (ats-order.ts): later events name a new person.
-    await trx.deleteFrom('recruiting.ats_sync_marks').where('organization_id', '=', organizationId).where('candidate_id', '=', id).execute();
     const { interviewIds, ids } = await relatedIdsPage(trx, organizationId, id, after, limit);
     await scrubInterviewContent(trx, interviewIds);
     if (interviewIds.length) {
