@@ -420,6 +420,17 @@ describe('ATS event processing', () => {
     });
   });
 
+  it('a kept event that no longer passes validation (a bound added since it was accepted) is refused for good with the reason, not a 500', async () => {
+    const { id } = await pushAndProcess(org, event());
+    await db.query(`update integrations.ats_events set payload = jsonb_set(payload, '{occurredAt}', '"9999-12-31T23:59:59Z"') where id = $1`, [id]);
+    const integrations = createIntegrationsClient(process.env['INTEGRATIONS_URL']!, testEnv().internalTokenKeys).forOrganization(org.organization.id);
+    await assert.rejects(integrations.ats.payload.query({ id }), (err: { message: string; data?: { httpStatus?: number } }) => {
+      assert.equal(err.data?.httpStatus, 422, err.message);
+      assert.match(err.message, /no longer passes validation: occurredAt/);
+      return true;
+    });
+  });
+
   it('every accepted event gets exactly one ats_event.processed', async () => {
     const bodies = [event(), event({ type: 'candidate.updated', candidate: { externalId: `none-${unique()}` } }), event({ type: 'application.created', job: { externalId: `job-${unique()}` } })];
     const ids: string[] = [];

@@ -52,7 +52,11 @@ export async function getAtsEventPayload(db: Kysely<IntegrationsDB>, organizatio
   if (typeof payload === 'object' && payload !== null && (payload as { redacted?: unknown }).redacted === true) {
     throw new AppError('not_found', `ATS event ${id} names a candidate who was erased before it was applied; nothing of it is kept.`);
   }
-  return AtsEventBody.parse(payload);
+  // Accepted by the rules of its day: one that no longer passes them (a bound added since) is
+  // refused for good, with the reason, not failed as a 500 and retried.
+  const parsed = AtsEventBody.safeParse(payload);
+  if (!parsed.success) throw new AppError('validation_failed', `ATS event ${id} no longer passes validation: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ').slice(0, 500)}`);
+  return parsed.data;
 }
 
 /** Records the outcome once and emits `ats_event.processed` with what was matched or created. */
