@@ -132,7 +132,7 @@ export const AccommodationsInput = z
 export const Accommodations = AccommodationsInput.meta({ id: 'Accommodations' });
 export type Accommodations = z.infer<typeof Accommodations>;
 
-/** Why a follow-up was not asked (PRODUCT.md §12 "Turns"). */
+/** Why a follow-up was not asked (PRODUCT.md §12 "Turns"); `invalid_output` also when it is not in the interview's language. */
 export const FollowUpSkipped = z.enum(['timeout', 'provider_error', 'invalid_output', 'forbidden_topic', 'budget']);
 export type FollowUpSkipped = z.infer<typeof FollowUpSkipped>;
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { classifyAiError } from '@hireloop/ai';
 import type { FollowUpSkipped } from '@hireloop/contracts';
 import { findForbiddenTopic, type ForbiddenTopicMatch } from './forbidden-topics.js';
+import { readsAsLanguage } from './follow-up-language.js';
 import { MAX_FOLLOW_UP_CHARS, type FollowUpRequest } from './follow-up-prompt.js';
 import type { FollowUpWriter } from './follow-up-writer.js';
 
@@ -29,7 +30,8 @@ export function asFollowUpQuestion(reply: string): string | null {
 
 /**
  * Decides the follow-up within `timeoutMs` (PRODUCT.md §12): the AI never blocks the candidate.
- * A timeout, a provider error, an invalid output or a forbidden topic is a skip; the candidate
+ * A timeout, a provider error, an invalid output (one that is not one question in the interview's
+ * language among them) or a forbidden topic is a skip; the candidate
  * gets the next scripted question and never sees the AI's error or the dropped question.
  */
 export async function decideFollowUp(writer: FollowUpWriter, request: FollowUpRequest, timeoutMs: number): Promise<FollowUpDecision> {
@@ -51,6 +53,8 @@ export async function decideFollowUp(writer: FollowUpWriter, request: FollowUpRe
     if (!text) return { kind: 'skip', reason: 'invalid_output' };
     const forbidden = findForbiddenTopic(text, request.language);
     if (forbidden) return { kind: 'skip', reason: 'forbidden_topic', forbidden };
+    // Not in the interview's language: unread by the topic lists, and not the candidate's language.
+    if (!readsAsLanguage(text, request.language)) return { kind: 'skip', reason: 'invalid_output' };
     return { kind: 'ask', text };
   } catch (err) {
     return { kind: 'skip', reason: classifyAiError(err).kind === 'timeout' ? 'timeout' : 'provider_error' };
