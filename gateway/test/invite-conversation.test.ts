@@ -179,6 +179,8 @@ describe('the invite page asks one turn at a time', () => {
     assert.equal(tooLong.status, 422);
     assert.match(tooLong.text, /role="alert"[^>]*>Your answer is 10,002 characters long/);
     assert.ok(tooLong.text.includes(`>${long}</textarea>`), 'the text is kept');
+    // The field says it is invalid, and why, to assistive technology.
+    assert.match(tooLong.text, /<textarea id="answer"[^>]* aria-invalid="true" aria-describedby="problem turn-text answer-hint">/);
     const empty = await answerTurn(token, turn.id, '   ');
     assert.equal(empty.status, 422);
     assert.match(empty.text, /Please write an answer/);

@@ -213,6 +213,7 @@ describe('the invite page in a real browser', { skip }, () => {
       await page.fill('#answer', 'An answer to an old turn.');
       await Promise.all([page.waitForEvent('load'), page.evaluate(() => (document.getElementById('turn-form') as HTMLFormElement).submit())]);
       assert.match((await page.textContent('#problem')) ?? '', /already answered/);
+      assert.equal(await page.getAttribute('#answer', 'aria-invalid'), null, 'a stale page is not the answer\'s fault');
       await check('a stale page (409)');
       for (const answer of [FOLLOW_UP, ...FULL.slice(1)]) {
         await page.fill('#answer', answer);

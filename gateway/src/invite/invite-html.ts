@@ -35,6 +35,8 @@ function agreeForm(view: InviteView, action: string, label: string): string {
 export interface PageProblem {
   message: string;
   kept?: string;
+  /** The answer itself is what is wrong (empty, too long): the field says so to assistive technology. */
+  invalid?: boolean;
 }
 
 const alert = (problem?: PageProblem) => (problem ? `<p class="error" role="alert" id="problem">${escape(problem.message)}</p>` : '');
@@ -90,7 +92,7 @@ ${alert(problem)}
 <h2 class="turn" id="turn-text" tabindex="-1" autofocus>${kind}${escape(turn.text)}</h2>
 <label for="answer">${escape(t.answerLabel)}</label>
 <p id="answer-hint" class="muted">${escape(t.answerHint)}</p>
-<textarea id="answer" name="answer" required rows="8" aria-describedby="turn-text answer-hint">${escape(problem?.kept ?? '')}</textarea>
+<textarea id="answer" name="answer" required rows="8" ${problem?.invalid ? 'aria-invalid="true" aria-describedby="problem turn-text answer-hint"' : 'aria-describedby="turn-text answer-hint"'}>${escape(problem?.kept ?? '')}</textarea>
 <p id="answer-count" class="muted"></p>
 <input type="hidden" name="signals" value="">
 <button type="submit" id="send">${escape(t.send)}</button>

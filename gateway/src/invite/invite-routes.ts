@@ -120,13 +120,14 @@ export function inviteRoutes(services: ServiceClients, logger: Logger, options: 
     // A form sends a textarea's line breaks as CRLF (the page's script as LF): stored and counted as one character each.
     const answer = (field(req, 'answer') ?? '').replace(/\r\n?/g, '\n');
     const kept = { kept: answer };
+    const invalid = { ...kept, invalid: true };
     // Characters are code points, as the API counts them (an emoji is one, not two UTF-16 units).
     const length = [...answer.trim()].length;
-    if (length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...kept }));
-    if (length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(length, MAX_ANSWER_CHARS), ...kept }));
+    if (length === 0) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerEmpty, ...invalid }));
+    if (length > MAX_ANSWER_CHARS) return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerTooLong(length, MAX_ANSWER_CHARS), ...invalid }));
     // What no answer can hold (U+0000): the page says so, with the rest of the text kept.
     if (!Answer.safeParse(answer).success) {
-      return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerUnstorable, kept: answer.replaceAll('\u0000', '') }));
+      return show(req, res, token, 422, (view) => ({ message: textsFor(view.language).answerUnstorable, kept: answer.replaceAll('\u0000', ''), invalid: true }));
     }
     try {
       const inPlace = prefersRepresentation(req);

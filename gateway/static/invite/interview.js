@@ -121,7 +121,13 @@
   function say(message, kind) {
     const preparing = document.getElementById('preparing');
     if (preparing) preparing.textContent = message;
-    if (kind === 'problem') document.getElementById('answer')?.focus();
+    const answer = document.getElementById('answer');
+    // The answer itself is wrong (empty, too long): the field says so, and points at why.
+    if (kind === 'invalid' && answer) {
+      answer.setAttribute('aria-invalid', 'true');
+      answer.setAttribute('aria-describedby', 'preparing turn-text answer-hint');
+    }
+    if (kind === 'problem' || kind === 'invalid') answer?.focus();
   }
 
   /** Shows the page the server answered with, in place, and moves focus to what is new. */
@@ -152,8 +158,8 @@
     const text = answer ? answer.value : '';
     const data = form.dataset;
     const length = characters(text.trim());
-    if (length === 0) return say(data.textEmpty, 'problem');
-    if (length > MAX_ANSWER) return say(fill(data.textTooLong, length.toLocaleString(document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB')), 'problem');
+    if (length === 0) return say(data.textEmpty, 'invalid');
+    if (length > MAX_ANSWER) return say(fill(data.textTooLong, length.toLocaleString(document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB')), 'invalid');
     const signals = form.querySelector('input[name="signals"]');
     if (signals) signals.value = signalsJson();
     const button = document.getElementById('send');
