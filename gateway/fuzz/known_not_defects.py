@@ -45,6 +45,17 @@ KNOWN = [
     # A webhook URL is stored as the URL parser writes it (non-ASCII percent-encoded), and that
     # form must fit the 2048 characters the document gives it.
     ("webhook URL too long once written as a URL", "ST202", "validation_failed", "url", "once written as a URL"),
+    # A rule across the query and the body that a document cannot state: `reason` of
+    # DELETE /interviews/{id} is given in one of them, not both (docs/api.md).
+    ("DELETE reason in the query and the body", "ST202", "validation_failed", "reason", "given in the query and in the body"),
+    # A bound that moves with the clock: an ATS event's `occurredAt` is from 2000 to a day ahead
+    # (docs/api.md, "AI tasks and ATS events": events apply in occurredAt order).
+    ("ATS occurredAt out of range", "ST202", "validation_failed", "occurredAt", "a time from 2000 to at most a day from now"),
+    # A rule that depends on stored data: a review names a version the interview has.
+    ("review of an evaluation version the interview does not have", "ST202", "validation_failed", "version", "no such evaluation version"),
+    # A reference across fields, and for a PATCH across stored data: a question's competencies
+    # are keys of the position's rubric (PRODUCT.md §12).
+    ("question competency not in the rubric", "ST202", "validation_failed", r"^questions\.\d+\.competencies\.\d+$", "the rubric has no competency"),
 ]
 
 

@@ -275,21 +275,11 @@ export const CreateJobDescriptionBody = z
     language: text()
       .max(35)
       .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or de-CH')
-      .refine(isKnownLanguage, 'a language the AI can write in: its first subtag must name a language (en, de, pt-BR; not xx)')
       .default('en')
-      .describe('The language to write in: a BCP 47 tag whose first subtag names a language (en, de-CH, pt-BR); `xx`, `und` and private-use tags are 422'),
+      .describe('The language to write in, as a BCP 47 tag (en, de-CH, pt-BR); the AI is asked to write in it, the offline draft is English'),
   })
   .strict()
   .meta({ id: 'CreateJobDescriptionBody' });
-
-/** Whether a well-formed tag's language is one ICU names (`xx`, `und` and private use are not). */
-function isKnownLanguage(tag: string): boolean {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(tag.split('-')[0]!) !== undefined;
-  } catch {
-    return false;
-  }
-}
 export type CreateJobDescriptionBody = z.infer<typeof CreateJobDescriptionBody>;
 
 export const AtsEventType = z.enum([
