@@ -106,7 +106,8 @@ def filter_failure(context, failure, case, response):
         if path is None:
             if text not in error.get("message", ""):
                 continue
-        elif not any(_path_matches(path, d.get("path") or "") and text in d.get("message", "") for d in details):
+        # Every detail must be this known rule: a refusal that also names another field is not it.
+        elif not (details and all(_path_matches(path, d.get("path") or "") and text in d.get("message", "") for d in details)):
             continue
         _record(kind, case)
         return False

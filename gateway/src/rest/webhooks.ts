@@ -119,7 +119,7 @@ export const retryWebhookDelivery = apiProcedure
     openapi: {
       method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/retry', tags, summary: 'Retry a delivery now', errorResponses: [404, 409],
       successDescription: 'The delivery, queued for one attempt now',
-      description: 'One attempt now, outside the schedule, with the same `webhook-id` (a retry of a delivery already `pending`, its attempt due or under way, adds none: retries sent at once do not make one attempt each). Should it fail, the delivery follows the retry schedule again from the start. While the endpoint is failing (`stats.failingSince`), the delivery goes to the head of its retry queue instead: the answer is `retrying`, with `nextAttemptAt` at the endpoint\'s next probe.',
+      description: 'One attempt now, outside the schedule, with the same `webhook-id` (a retry of a delivery whose attempt is under way, or `pending` and not yet claimed, adds none: retries sent at once do not make one attempt each). Should it fail, the delivery follows the retry schedule again from the start. While the endpoint is failing (`stats.failingSince`), the delivery goes to the head of its retry queue instead: the answer is `retrying`, with `nextAttemptAt` at the endpoint\'s next probe.',
     },
   })
   .input(z.object({ id: WebhookId, deliveryId: DeliveryId }).strict())

@@ -122,10 +122,14 @@
     const preparing = document.getElementById('preparing');
     if (preparing) preparing.textContent = message;
     const answer = document.getElementById('answer');
-    // The answer itself is wrong (empty, too long): the field says so, and points at why.
-    if (kind === 'invalid' && answer) {
+    // The answer itself is wrong (empty, too long): the field says so, and points at why; any
+    // other message (sending, a failed send) is not about the answer, and clears that.
+    if (answer && kind === 'invalid') {
       answer.setAttribute('aria-invalid', 'true');
       answer.setAttribute('aria-describedby', 'preparing turn-text answer-hint');
+    } else if (answer) {
+      answer.removeAttribute('aria-invalid');
+      answer.setAttribute('aria-describedby', 'turn-text answer-hint');
     }
     if (kind === 'problem' || kind === 'invalid') answer?.focus();
   }

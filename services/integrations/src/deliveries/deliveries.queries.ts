@@ -85,8 +85,8 @@ export async function listAttempts(db: Kysely<IntegrationsDB>, codec: CursorCode
 }
 
 /**
- * POST …/deliveries/{id}/retry: one attempt now, outside the schedule (none more when one is due
- * or under way: it answers the delivery as it is). Otherwise the delivery takes a new
+ * POST …/deliveries/{id}/retry: one attempt now, outside the schedule (none more when one is under
+ * way, or due and unclaimed: it answers the delivery as it is). Otherwise the delivery takes a new
  * generation (an attempt of the old one in flight records nothing on it) and its schedule starts
  * again: it goes back to the dispatchers, or, while the endpoint is failing, to the head of its
  * retry queue (the next probe), which its answer shows as `retrying`.
@@ -104,13 +104,22 @@ export async function retryDelivery(
 }
 
 async function retryNow(trx: Transaction<IntegrationsDB>, settings: DeliverySettings, organizationId: string, webhookId: string, deliveryId: string, failing: boolean): Promise<Delivery> {
-  const before = await trx.selectFrom('integrations.deliveries').selectAll().where('id', '=', deliveryId).where('webhook_id', '=', webhookId).forUpdate().executeTakeFirst();
+  const before = await trx
+    .selectFrom('integrations.deliveries')
+    .selectAll()
+    .select(sql<boolean>`coalesce(lease_until > now(), false)`.as('attempt_under_way'))
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!before) throw new AppError('not_found', `No delivery ${deliveryId}.`);
-  // Already `pending` with its attempt due or under way: that attempt is the one asked for. A new
-  // generation now would let a dispatcher claim it again while the first is in flight (two
-  // requests, two log entries, one over the endpoint's cap).
-  const now = new Date();
-  if (before.status === 'pending' && ((before.lease_until !== null && before.lease_until > now) || (before.next_attempt_at !== null && before.next_attempt_at <= now))) return toDelivery(before);
+  // An attempt under way (a dispatcher's or a retry loop's live lease), or one due on this
+  // deployment's dispatchers and not yet claimed, is the attempt asked for: a new generation now
+  // would let a dispatcher send it again while the first is in flight (two requests, two log
+  // entries, one over the endpoint's cap). A pending row of another task queue, or one whose
+  // lease expired, takes the new generation below (as the lease hand-over would).
+  const { attempt_under_way: underWay, ...row0 } = before;
+  if (underWay || (row0.status === 'pending' && row0.lease_until === null && row0.task_queue === settings.taskQueue)) return toDelivery(row0);
   const row = await trx
     .updateTable('integrations.deliveries')
     .set({

@@ -30,6 +30,20 @@ describe('a follow-up in its interview\'s language', () => {
     }
   });
 
+  it('short questions that start with a question word, and follow-ups with a tech token or an English term, are their language', () => {
+    const english = ['Which metrics improved?', 'What happened next?', 'What went wrong?', 'Anything else?', 'Why Kubernetes?', 'Who decided?', 'How many users?', 'Can you comment on the rollout?', 'How did the LA office react?', 'How did you set up DI in that service?', 'Did you mitigate the DoS attack yourself?', 'Which OS did you target?'];
+    const german = ['Und dann?', 'Wie lange hat das gedauert?', 'Wer war beteiligt?', 'Was ging schief?', 'Welche Tools?', 'Wie oft?', 'Gab es Widerstände?', 'Wie bist du vorgegangen?', 'Was hast du gelernt?', 'Wie haben Sie den Single Point of Failure beseitigt?', 'Haben Sie an der TU München geforscht?'];
+    for (const text of english) assert.equal(readsAsLanguage(text, 'en'), true, text);
+    for (const text of german) assert.equal(readsAsLanguage(text, 'de'), true, text);
+  });
+
+  it('a clause in another language, or a German question in an English interview, is not the language', () => {
+    const mixedEnglish = ['Can you tell me, ¿cuántos años tiene usted?', 'What was your role, y está usted casado?', 'What was your role in the project, e quantos anos você tem?', 'On a des enfants à la maison?', 'È sposato, a casa ha figli in famiglia?', 'Ile masz lat, a to jest ważne?', 'Was war Ihre Rolle in dem Team?', 'Was haben Sie in der Zeit so gemacht?'];
+    const mixedGerman = ['Tu es marié, et tu as des enfants?', 'Wie alt sind Sie, o cuántos años tiene?', 'Wie was uw manager?', 'Wie was de eigenaar van uw huis?'];
+    for (const text of mixedEnglish) assert.equal(readsAsLanguage(text, 'en'), false, text);
+    for (const text of mixedGerman) assert.equal(readsAsLanguage(text, 'de'), false, text);
+  });
+
   it('English in a German interview, and German in an English one, are not their language', () => {
     assert.equal(readsAsLanguage('What exactly did you do in that project?', 'de'), false);
     assert.equal(readsAsLanguage('Was genau haben Sie gemacht?', 'en'), false);
