@@ -144,6 +144,42 @@ describe('webhook management routes', () => {
     }
   });
 
+  it('a retry while the endpoint loop\'s attempt is under way adds none either', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    // The ping's first attempt fails, so its retry is the endpoint loop's (5 s later); that one is held.
+    const server = await startTestServer(async () => {
+      requests++;
+      if (requests === 1) return { status: 500, body: '{}' };
+      if (requests === 2) await held;
+      return { status: 200, body: '{}' };
+    });
+    try {
+      const hook = await registerWebhook(org.key, `${server.url}/hooks`, ['position.created']);
+      const [delivery] = await eventually(
+        async () => (await call('GET', `/api/v1/webhooks/${hook.id}/deliveries?eventType=webhook.ping`, { key: org.key })).body.data,
+        (d) => d[0]?.status === 'retrying',
+        15_000,
+      );
+      await eventually(async () => requests, (n) => n === 2, 30_000);
+      const again = await call('POST', `/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/retry`, { key: org.key });
+      assert.equal(again.status, 202, again.text);
+      assert.equal(again.body.data.status, 'retrying', 'the loop\'s attempt under way is the one asked for');
+      release();
+      await eventually(
+        async () => (await call('GET', `/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/attempts`, { key: org.key })).body.data,
+        (a) => a.length >= 2,
+        15_000,
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(requests, 2, 'no request beside the loop\'s, nor after it');
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
   it('replay redelivers exactly the window asked for; the events list pages, filters and matches what was delivered', async () => {
     const own = await newOrganizationWithKey(['read', 'write', 'admin']);
     const receiver = await startReceiver();
