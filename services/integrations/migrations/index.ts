@@ -19,6 +19,7 @@ import * as m0017 from './0017_deliveries_due_replaced.js';
 import * as m0018 from './0018_deliveries_without_foreign_keys.js';
 import * as m0019 from './0019_idempotency_fingerprints.js';
 import * as m0020 from './0020_audit_details.js';
+import * as m0021 from './0021_deferred_fan_out.js';
 
 /** Every migration of the integrations schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018_deliveries_without_foreign_keys': m0018,
   '0019_idempotency_fingerprints': m0019,
   '0020_audit_details': m0020,
+  '0021_deferred_fan_out': m0021,
 };

@@ -115,6 +115,21 @@ export interface AtsEventsTable {
 }
 
 /** An endpoint whose retry queue changed: its loop may have to look sooner (endpoint-loops.ts). */
+/**
+ * A fan-out's deliveries to endpoints that were `failing`, not yet written (deferred-fan-out.ts):
+ * one row per event, written into the endpoints' retry queues at a bounded rate.
+ */
+export interface DeferredFanOutTable {
+  event_id: string;
+  organization_id: string;
+  event_type: string;
+  /** The deployment whose writer writes them (the deliveries' `task_queue`). */
+  task_queue: string;
+  webhook_ids: string[];
+  /** The fan-out's time: the deliveries' creation and earliest due time. */
+  created_at: Date;
+}
+
 export interface EndpointWakesTable {
   webhook_id: string;
   /** The deployment whose loop waker handles it. */
@@ -160,6 +175,7 @@ export interface IntegrationsDB {
   'integrations.deliveries': DeliveriesTable;
   'integrations.replays': ReplaysTable;
   'integrations.endpoint_wakes': EndpointWakesTable;
+  'integrations.deferred_fan_out': DeferredFanOutTable;
   'integrations.tasks': TasksTable;
   'integrations.ats_events': AtsEventsTable;
   'integrations.erased_ids': ErasedIdsTable;

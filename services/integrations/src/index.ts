@@ -9,6 +9,7 @@ import { SCHEMA, type IntegrationsDB } from './db.js';
 import { ingestOwnEvents } from './deliveries/ingest.js';
 import { DeliverySender } from './deliveries/delivery-attempt.js';
 import { Dispatcher } from './deliveries/dispatcher.js';
+import { DeferredFanOut } from './deliveries/deferred-fan-out.js';
 import { EndpointRounds } from './deliveries/endpoint-rounds.js';
 import { EndpointLoops } from './deliveries/endpoint-loops.js';
 import { ReplayQueue } from './webhooks/replay.js';
@@ -44,6 +45,8 @@ const delivery: DeliverySettings = {
   backlogMax: config.WEBHOOK_ENDPOINT_BACKLOG_MAX,
   endpointsPerOrg: config.WEBHOOK_ENDPOINTS_PER_ORG_MAX,
   loopRoundsPerRun: config.WEBHOOK_LOOP_ROUNDS_PER_RUN,
+  deferredRate: config.WEBHOOK_DEFERRED_RATE,
+  deferredBurst: config.WEBHOOK_DEFERRED_BURST,
 };
 if (delivery.allowLoopback) logger.warn('WEBHOOK_ALLOW_LOOPBACK is on: webhooks may target loopback (development only)');
 const secrets = new SecretBox(config.WEBHOOK_SECRET_KEYS);
@@ -85,12 +88,15 @@ await relay.start(config.DATABASE_URL);
 const dispatcher = new Dispatcher(deliveryDb, delivery, sender, loops, logger);
 await dispatcher.start(config.DATABASE_URL);
 await loops.start(config.DATABASE_URL);
+const deferred = new DeferredFanOut(deliveryDb, delivery, logger);
+await deferred.start(config.DATABASE_URL);
 const replays = new ReplayQueue(deliveryDb, delivery, logger, relayTiming);
 await replays.start(config.DATABASE_URL);
 void ensurePurgeSchedule(temporal, lanes, config.PURGE_INTERVAL_MINUTES, logger);
 
 const server = createServiceServer({ name: 'integrations', router, internalTokenKeys: config.INTERNAL_TOKEN_KEYS, logger, ready: () => pingDb(db) });
 await serveUntilSignalled(server, config.INTEGRATIONS_PORT, config.HOST, logger, async () => {
+  await deferred.stop();
   await dispatcher.stop();
   await rounds.stop();
   await loops.stop();

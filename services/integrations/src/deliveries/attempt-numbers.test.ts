@@ -20,6 +20,8 @@ const settings: DeliverySettings = {
   backlogMax: 10_000,
   endpointsPerOrg: 50,
   loopRoundsPerRun: 100,
+  deferredRate: 2000,
+  deferredBurst: 20_000,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from '@hireloop/platform';
 import type { IntegrationsDB } from '../db.js';
+import { cancelDeferredFor } from './deferred-fan-out.js';
 
 /**
  * Deliveries cancelled by one statement. An endpoint with a bigger backlog (a replay of a month
@@ -28,6 +29,7 @@ export async function cancelEndpointDeliveries(trx: Transaction<IntegrationsDB>,
     )
     update integrations.deliveries d set status = 'cancelled', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()
     from c where d.id = c.id`.execute(trx);
+  await cancelDeferredFor(trx, webhookId);
   await sql`delete from integrations.endpoint_wakes where webhook_id = ${webhookId}`.execute(trx);
   const { rows } = await sql<{ had_loop: boolean }>`
     update integrations.webhooks w set retry_loop_at = null

@@ -191,7 +191,11 @@ async function purgeExpiredEvents(db: Kysely<IntegrationsDB>): Promise<number> {
         using (select id from integrations.events where created_at < now() - ${EVENT_RETENTION}::interval order by created_at limit ${EVENT_PURGE_BATCH} for update) expired
         where e.id = expired.id
         returning e.id`.execute(trx);
-      if (rows.length > 0) await sql`delete from integrations.deliveries where event_id = any(${rows.map((r) => r.id)}::text[])`.execute(trx);
+      if (rows.length > 0) {
+        const ids = rows.map((r) => r.id);
+        await sql`delete from integrations.deferred_fan_out where event_id = any(${ids}::text[])`.execute(trx);
+        await sql`delete from integrations.deliveries where event_id = any(${ids}::text[])`.execute(trx);
+      }
       return rows.length;
     });
     purged += batch;

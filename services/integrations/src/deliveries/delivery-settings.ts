@@ -25,6 +25,9 @@ export interface DeliverySettings {
   backlogMax: number;
   /** Most enabled endpoints per organization. */
   endpointsPerOrg: number;
+  /** Deliveries to failing endpoints written per second (deferred-fan-out.ts), and the burst allowed. */
+  deferredRate: number;
+  deferredBurst: number;
   /** Rounds of an endpoint's retry loop before it continues as new. */
   loopRoundsPerRun: number;
 }

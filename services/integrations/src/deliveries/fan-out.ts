@@ -7,6 +7,8 @@ import { retriesQueued } from './retry-queue.js';
 
 /** NOTIFY channel that wakes the dispatchers when deliveries are committed. */
 export const DELIVERIES_CHANNEL = 'hireloop_deliveries';
+/** NOTIFY channel that wakes the writers of deferred deliveries (deferred-fan-out.ts). */
+export const DEFERRED_FAN_OUT_CHANNEL = 'hireloop_deferred_fan_out';
 
 export interface EventEnvelope {
   id: string;
@@ -42,10 +44,31 @@ async function keepEvents(trx: Transaction<IntegrationsDB>, events: (EventEnvelo
   return new Set(rows.map((r) => r.id));
 }
 
-/** An endpoint a delivery is queued for, and whether it is `failing` (its circuit breaker open). */
+/**
+ * An endpoint a delivery is queued for; whether it is `failing` (its circuit breaker open), and
+ * whether it is slow: an attempt to it has been in flight longer than SLOW_ATTEMPT_MS.
+ */
 export interface Subscriber {
   id: string;
   failing: boolean;
+  slow?: boolean;
+}
+
+/**
+ * An endpoint with an attempt in flight this long is slow (a healthy receiver answers in
+ * milliseconds; PRODUCT.md §8 gives it 15 s): its new deliveries would wait behind its cap
+ * anyway, so the fan-out defers them too (deferred-fan-out.ts).
+ */
+export const SLOW_ATTEMPT_MS = 2000;
+
+/** Of these endpoints, the slow ones: an attempt in flight (a live lease) taken more than SLOW_ATTEMPT_MS ago. */
+async function slowEndpoints(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'leaseMs'>, webhookIds: string[]): Promise<Set<string>> {
+  if (webhookIds.length === 0 || settings.leaseMs <= SLOW_ATTEMPT_MS) return new Set();
+  const { rows } = await sql<{ webhook_id: string }>`
+    select distinct webhook_id from integrations.deliveries
+    where webhook_id = any(${webhookIds}::text[]) and lease_until is not null
+      and lease_until > now() and lease_until < now() + make_interval(secs => ${(settings.leaseMs - SLOW_ATTEMPT_MS) / 1000})`.execute(trx);
+  return new Set(rows.map((r) => r.webhook_id));
 }
 
 /** An event with the endpoints its deliveries go to. */
@@ -64,48 +87,87 @@ export function queueDeliveries(trx: Transaction<IntegrationsDB>, settings: Pick
   return queueFanOut(trx, settings, [{ organizationId, event, endpoints }]);
 }
 
+/** A delivery row to write: `at` is its creation and first due time. */
+export interface NewDelivery {
+  organizationId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'retrying' | 'cancelled';
+  at: Date;
+}
+
 /**
- * `queueDeliveries` for many events at once: every (event, endpoint) row in one statement over
- * arrays, not a statement of VALUES tuples per event (a storm's ingest call is 100 events × 100
- * endpoints: 10 000 rows, whose 90 000 parameters the query builder compiled one by one).
- * Answers how many rows were queued; the endpoints given retrying rows are woken once.
+ * Writes delivery rows in one statement over arrays, not a statement of VALUES tuples per row (a
+ * storm's ingest call is 100 events × 100 endpoints: 10 000 rows, whose 90 000 parameters the
+ * query builder compiled one by one); an existing (event, endpoint) pair is left alone. Answers
+ * how many rows were written; the endpoints given retrying rows are woken once (retry-queue.ts).
  */
-async function queueFanOut(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue'>, fanOut: EventFanOut[]): Promise<number> {
-  const now = new Date();
-  const ids: string[] = [], organizations: string[] = [], webhooks: string[] = [], events: string[] = [], types: string[] = [], statuses: string[] = [];
-  for (const { organizationId, event, endpoints } of fanOut) {
-    for (const endpoint of endpoints) {
-      ids.push(newId(ID_PREFIXES.delivery, now.getTime()));
-      organizations.push(organizationId);
-      webhooks.push(endpoint.id);
-      events.push(event.id);
-      types.push(event.type);
-      statuses.push(endpoint.failing && event.type !== 'webhook.ping' ? 'retrying' : 'pending');
-    }
-  }
-  if (ids.length === 0) return 0;
+export async function writeDeliveries(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue'>, deliveries: NewDelivery[]): Promise<number> {
+  if (deliveries.length === 0) return 0;
   const { rows } = await sql<{ queued: number; retrying: string[] | null }>`
     with queued as (
       insert into integrations.deliveries (id, organization_id, webhook_id, event_id, event_type, task_queue, status, next_attempt_at, created_at)
-      select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, ${settings.taskQueue}, d.status, ${now}::timestamptz, ${now}::timestamptz
-      from unnest(${ids}::text[], ${organizations}::text[], ${webhooks}::text[], ${events}::text[], ${types}::text[], ${statuses}::text[])
-        as d(id, organization_id, webhook_id, event_id, event_type, status)
+      select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, ${settings.taskQueue}, d.status,
+        case when d.status = 'cancelled' then null else d.at end, d.at
+      from unnest(${deliveries.map((d) => newId(ID_PREFIXES.delivery, d.at.getTime()))}::text[], ${deliveries.map((d) => d.organizationId)}::text[],
+                  ${deliveries.map((d) => d.webhookId)}::text[], ${deliveries.map((d) => d.eventId)}::text[], ${deliveries.map((d) => d.eventType)}::text[],
+                  ${deliveries.map((d) => d.status)}::text[], ${deliveries.map((d) => d.at.toISOString())}::timestamptz[])
+        as d(id, organization_id, webhook_id, event_id, event_type, status, at)
       on conflict (event_id, webhook_id) do nothing
       returning webhook_id, status
     )
     select count(*)::integer as queued, array_agg(distinct webhook_id) filter (where status = 'retrying') as retrying from queued`.execute(trx);
   const result = rows[0];
   await retriesQueued(trx, settings, result?.retrying ?? []);
+  if (deliveries.some((d) => d.status === 'pending')) await notifyDispatchers(trx);
   return result?.queued ?? 0;
 }
 
 /**
- * Fan-out (PRODUCT.md §8): each published event is kept, and one delivery row per subscribed,
- * enabled endpoint is written in the same transaction; the dispatchers are woken at its commit.
- * Idempotent by event id: a republished event queues nothing new. The batch is three statements
- * whatever its size (keep, subscribers per organization and type, queue), plus the wakes.
+ * `queueDeliveries` for many events at once. The deliveries to healthy endpoints are written
+ * now, pending (the dispatchers make their first attempt). Those to failing endpoints skip that
+ * attempt, and those to slow ones would wait behind their cap: they are deferred, one row per
+ * event, which the delivery lane's writer turns into deliveries at a bounded rate
+ * (deferred-fan-out.ts). Answers how many deliveries were queued, written or deferred.
  */
-export async function ingestEvents(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue' | 'breakerFailures'>, events: (EventEnvelope & { organizationId: string })[]): Promise<number> {
+async function queueFanOut(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue'>, fanOut: EventFanOut[]): Promise<number> {
+  const now = new Date();
+  const direct: NewDelivery[] = [];
+  const deferred: { organizationId: string; eventId: string; eventType: string; webhookIds: string[] }[] = [];
+  for (const { organizationId, event, endpoints } of fanOut) {
+    const held: string[] = [];
+    for (const endpoint of endpoints) {
+      if ((endpoint.failing || endpoint.slow) && event.type !== 'webhook.ping') held.push(endpoint.id);
+      else direct.push({ organizationId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, status: 'pending', at: now });
+    }
+    if (held.length) deferred.push({ organizationId, eventId: event.id, eventType: event.type, webhookIds: held });
+  }
+  const queued = await writeDeliveries(trx, settings, direct);
+  if (deferred.length === 0) return queued;
+  const { rows } = await sql<{ held: number }>`
+    with kept as (
+      insert into integrations.deferred_fan_out (event_id, organization_id, event_type, task_queue, webhook_ids, created_at)
+      select d.event_id, d.organization_id, d.event_type, ${settings.taskQueue}, array(select jsonb_array_elements_text(d.webhook_ids)), ${now}::timestamptz
+      from unnest(${deferred.map((d) => d.eventId)}::text[], ${deferred.map((d) => d.organizationId)}::text[], ${deferred.map((d) => d.eventType)}::text[],
+                  ${deferred.map((d) => JSON.stringify(d.webhookIds))}::jsonb[])
+        as d(event_id, organization_id, event_type, webhook_ids)
+      on conflict (event_id) do nothing
+      returning cardinality(webhook_ids) as held
+    )
+    select coalesce(sum(held), 0)::integer as held from kept`.execute(trx);
+  await sql`select pg_notify(${DEFERRED_FAN_OUT_CHANNEL}, 'integrations')`.execute(trx);
+  return queued + (rows[0]?.held ?? 0);
+}
+
+/**
+ * Fan-out (PRODUCT.md §8): each published event is kept, and one delivery per subscribed,
+ * enabled endpoint is queued in the same transaction (written, or deferred for failing and slow
+ * endpoints: queueFanOut); the dispatchers are woken at its commit. Idempotent by event id: a
+ * republished event queues nothing new. The batch is a few statements whatever its size (keep,
+ * subscribers per organization and type, the slow ones, queue, defer), plus the wakes.
+ */
+export async function ingestEvents(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue' | 'breakerFailures' | 'leaseMs'>, events: (EventEnvelope & { organizationId: string })[]): Promise<number> {
   const kept = await keepEvents(trx, events.filter((e) => e.type !== 'webhook.ping'));
   const subscribed = new Map<string, Subscriber[]>();
   const fanOut: EventFanOut[] = [];
@@ -120,7 +182,7 @@ export async function ingestEvents(trx: Transaction<IntegrationsDB>, settings: P
     }
     fanOut.push({ organizationId, event, endpoints });
   }
-  const queued = await queueFanOut(trx, settings, fanOut);
-  if (queued > 0) await notifyDispatchers(trx);
-  return queued;
+  const slow = await slowEndpoints(trx, settings, [...new Set([...subscribed.values()].flat().filter((e) => !e.failing).map((e) => e.id))]);
+  for (const endpoints of subscribed.values()) for (const endpoint of endpoints) endpoint.slow = slow.has(endpoint.id);
+  return queueFanOut(trx, settings, fanOut);
 }

@@ -4,7 +4,7 @@ import { redactIngestedEvents } from '../tasks/erasure-tombstones.js';
 import type { DeliverySettings } from './delivery-settings.js';
 import { ingestEvents, type EventEnvelope } from './fan-out.js';
 
-type Settings = Pick<DeliverySettings, 'taskQueue' | 'breakerFailures'>;
+type Settings = Pick<DeliverySettings, 'taskQueue' | 'breakerFailures' | 'leaseMs'>;
 type Published = EventEnvelope & { organizationId: string };
 
 /**

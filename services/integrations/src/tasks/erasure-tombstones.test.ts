@@ -38,7 +38,7 @@ describe('an ingest that holds the erasure lock when an erasure begins', () => {
     // The ingest's transaction (ingest.ts): the event kept, then its side of the lock and the
     // tombstone check (none yet), then held open until the erasure waits.
     const ingest = db.transaction().execute(async (trx) => {
-      await ingestEvents(trx, { taskQueue: 'hireloop', breakerFailures: 5 }, [event]);
+      await ingestEvents(trx, { taskQueue: 'hireloop', breakerFailures: 5, leaseMs: 30_000 }, [event]);
       await redactIngestedEvents(trx, [event]);
       held();
       await released;

@@ -30,7 +30,7 @@ export function toWebhook(row: Selectable<WebhooksTable>, stats: WebhookStats = 
 }
 
 /**
- * The backlog and health of endpoints: deliveries pending and retrying, the oldest due, 24 h
+ * The backlog and health of endpoints: deliveries pending and retrying (deferred ones too), the oldest due, 24 h
  * success rate, and since when it is `failing` (its circuit breaker open), if it is.
  */
 export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<WebhooksTable>[]): Promise<Map<string, WebhookStats>> {
@@ -43,8 +43,14 @@ export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<We
   const [backlog, rates] = await Promise.all([
     sql<{ webhook_id: string; pending: number; retrying: number; oldest: Date | null }>`
       select webhook_id, count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'retrying')::int as retrying,
-        min(next_attempt_at) as oldest
-      from integrations.deliveries where webhook_id = any(${ids}) and status in ('pending', 'retrying') group by webhook_id`.execute(db),
+        min(due) as oldest
+      from (
+        select webhook_id, status, next_attempt_at as due from integrations.deliveries where webhook_id = any(${ids}) and status in ('pending', 'retrying')
+        union all
+        -- Retries not yet written (deferred-fan-out.ts) count as the retries they will be.
+        select w.id, 'retrying', f.created_at from integrations.deferred_fan_out f cross join unnest(f.webhook_ids) as w(id)
+        where f.webhook_ids && ${ids}::text[] and w.id = any(${ids})
+      ) backlog group by webhook_id`.execute(db),
     sql<{ webhook_id: string; rate: number }>`
       select webhook_id, (count(*) filter (where status_code between 200 and 299))::float8 / count(*) as rate
       from integrations.delivery_attempts where webhook_id = any(${ids}) and created_at > now() - interval '24 hours' and ${attemptWasMade} group by webhook_id`.execute(db),
