@@ -16,6 +16,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       webhook_ids text[] not null,
       created_at timestamptz not null
     );
-    create index if not exists deferred_fan_out_order on integrations.deferred_fan_out (task_queue, created_at, event_id);
+    create index if not exists deferred_fan_out_by_organization on integrations.deferred_fan_out (task_queue, organization_id, created_at, event_id);
   `.execute(db);
 }

@@ -96,6 +96,17 @@ describe('the fan-out to failing endpoints, deferred', () => {
     assert.equal((await deliveries()).length, 6);
   });
 
+  it('serves the organizations in turn: one organization\'s backlog does not hold up another\'s', async () => {
+    await endpoint('wh_storm', 5);
+    await sql`insert into integrations.webhooks (id, organization_id, url, events, status, secret_sealed, consecutive_failures, failing_since)
+              values ('wh_other', 'org_other', 'https://example.com/hook', '{*}', 'enabled', 'sealed', 5, now())`.execute(db);
+    await publish(5);
+    await db.transaction().execute((trx) =>
+      ingestEvents(trx, settings, [{ id: 'evt_other', type: 'candidate.created', createdAt: new Date().toISOString(), data: {}, organizationId: 'org_other' }]));
+    assert.deepEqual(await db.transaction().execute((trx) => writeDeferred(trx, settings, 2)), { written: 2, more: true });
+    assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.event_id]), [['wh_storm', 'evt_deferred_0'], ['wh_other', 'evt_other']]);
+  });
+
   it('writes the deliveries of an endpoint disabled meanwhile cancelled, and a disable cancels those still deferred at once', async () => {
     await endpoint('wh_later', 5);
     await endpoint('wh_now', 5);

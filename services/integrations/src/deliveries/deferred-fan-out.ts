@@ -22,7 +22,8 @@ interface Deferred {
  * A fan-out writes the deliveries to endpoints that are `failing` (their circuit breaker open)
  * or slow (an attempt in flight for over SLOW_ATTEMPT_MS) as one row per event
  * (`deferred_fan_out`, fan-out.ts): they would wait for their endpoint's probe, or behind its
- * cap, anyway. This writer turns those rows into deliveries, oldest first: retrying if the
+ * cap, anyway. This writer turns those rows into deliveries (each organization's oldest first,
+ * the organizations in turn): retrying if the
  * endpoint is failing then, else pending (a first attempt). Each has the fan-out's time as its
  * creation and earliest due time, so the endpoint's queue order and schedule are what they
  * would have been.
@@ -84,15 +85,22 @@ export class DeferredFanOut {
 }
 
 /**
- * Takes the oldest deferred events of this deployment (skipping rows another writer holds) and
- * writes their deliveries, up to `budget` of them (at least one event's); answers how many were
- * written and whether more may be left.
+ * Takes deferred events of this deployment, each organization's oldest first and the
+ * organizations in turn (one organization's storm does not hold up another's deliveries), skipping
+ * rows another writer holds, and writes their deliveries: up to `budget` of them (at least one
+ * event's). Answers how many were written and whether more may be left.
  */
 export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue' | 'breakerFailures'>, budget: number): Promise<{ written: number; more: boolean }> {
   const limit = Math.max(1, Math.min(TAKE_BATCH, budget));
-  const { rows } = await sql<Deferred>`
-    select event_id, organization_id, event_type, webhook_ids, created_at from integrations.deferred_fan_out
-    where task_queue = ${settings.taskQueue} order by created_at, event_id limit ${limit} for update skip locked`.execute(trx);
+  const { rows } = await sql<Deferred & { turn: number }>`
+    select f.*, row_number() over (partition by f.organization_id order by f.created_at, f.event_id)::int as turn
+    from (select distinct organization_id from integrations.deferred_fan_out where task_queue = ${settings.taskQueue}) o
+    cross join lateral (
+      select event_id, organization_id, event_type, webhook_ids, created_at from integrations.deferred_fan_out
+      where task_queue = ${settings.taskQueue} and organization_id = o.organization_id
+      order by created_at, event_id limit ${limit} for update skip locked
+    ) f
+    order by turn, f.created_at, f.event_id`.execute(trx);
   const taken: Deferred[] = [];
   let size = 0;
   for (const row of rows) {
@@ -117,7 +125,7 @@ export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: 
   );
   await writeDeliveries(trx, settings, deliveries);
   await sql`delete from integrations.deferred_fan_out where event_id = any(${taken.map((r) => r.event_id)}::text[])`.execute(trx);
-  return { written: deliveries.length, more: taken.length < rows.length || rows.length === limit };
+  return { written: deliveries.length, more: taken.length < rows.length || rows.some((r) => r.turn === limit) };
 }
 
 /**
