@@ -289,10 +289,12 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     // endpoint, in an organization with no webhook (its events are kept; none fans out).
     step(`Storm: the same run with no dead endpoint: ${STORM.events} events into an organization with no webhook, ${STORM.work} evaluations and ${STORM.work} erasures in the middle`);
     const calm = await newOrganization(bench, 'Benchmark storm without dead endpoints', ['read', 'write', 'admin']);
+    const calmCpuFrom = snapshotCpu(stackCpuSources(bench));
     await publish(calm.id, 'calm', 0, STORM.events / 2);
     const calmDuring = evaluationsAndErasures(bench, calm, STORM.work, Date.now() + STORM.budgetMs);
     await publish(calm.id, 'calm', STORM.events / 2, STORM.events);
     const calmWork = await calmDuring;
+    const calmCpu = cpuBetween(calmCpuFrom, snapshotCpu(stackCpuSources(bench)));
 
     const org = await newOrganization(bench, 'Benchmark storm', ['read', 'write', 'admin']);
     step(`Storm: ${STORM.endpoints} dead endpoints on * (half refusing connections, half hanging), ${STORM.events} events`);
@@ -323,8 +325,9 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
     const loopEvents = await loopHistoryEvents(temporal, stormStarted);
     const stormCpu = cpuBetween(stormCpuFrom, snapshotCpu(stackSources));
     const statements = await topStatements(db);
-    const stormShares = [...stormCpu.bySource].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
-      .map(([name, ms]) => `${name} ${Math.round((ms / stormCpu.wall) * 100)} %`).join(', ');
+    const shares = (cpu: typeof stormCpu) => [...cpu.bySource].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${Math.round((ms / cpu.wall) * 100)} %`).join(', ');
+    const stormShares = shares(stormCpu);
     step('Storm: settling, then idle CPU');
     await sleep(Math.max(0, STORM.settleMs - (Date.now() - Math.max(published, workDone))));
     const quietAfterMs = await attemptsEnded(db, STORM.settleMs * 3);
@@ -369,7 +372,7 @@ export async function stormReport(bench: Bench, db: pg.Client, receiver: Receive
       '',
       `Each activity (medians, seconds): erasure before the storm: ${activityCells(quietParts, 'erase')}; during it: ${activityCells(stormParts, 'erase')}. Evaluation before: ${activityCells(quietParts, 'evaluate')}; during: ${activityCells(stormParts, 'evaluate')}.`,
       '',
-      `CPU from the storm's first event until the last measured workflow ended (${(stormCpu.wall / 1000).toFixed(1)} s), share of one core: ${stormShares}; the whole machine ${Math.round((stormCpu.machineBusy / stormCpu.wall) * 100)} % of one core (of ${cpus().length}).`,
+      `CPU from the storm's first event until the last measured workflow ended (${(stormCpu.wall / 1000).toFixed(1)} s), share of one core: ${stormShares}; the whole machine ${Math.round((stormCpu.machineBusy / stormCpu.wall) * 100)} % of one core (of ${cpus().length}). The same for the run with no dead endpoint (${(calmCpu.wall / 1000).toFixed(1)} s): ${shares(calmCpu)}; the whole machine ${Math.round((calmCpu.machineBusy / calmCpu.wall) * 100)} %.`,
       '',
       ...(statements.length ? ['Postgres statements with the most execution time in the same window (BENCH_PG_STATEMENTS=1; the time includes waits for row locks):', '', ...statements, ''] : []),
       '| running workflows | during the storm (peak, sampled every 2 s) | after it (settled) |',

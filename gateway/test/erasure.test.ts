@@ -261,7 +261,7 @@ describe('DELETE /api/v1/candidates/{id}: erasure', () => {
     };
     const integrations = createDb<IntegrationsDB>(createPool({ url: testEnv().databaseUrl, applicationName: 'erasure-test', max: 1 }));
     try {
-      await ingestOwnEvents(integrations, { taskQueue: process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop', breakerFailures: 5 }, [ownEarly, writtenLate]);
+      await ingestOwnEvents(integrations, { taskQueue: process.env['TEMPORAL_TASK_QUEUE'] ?? 'hireloop', breakerFailures: 5, leaseMs: 30_000 }, [ownEarly, writtenLate]);
     } finally {
       await integrations.destroy();
     }

@@ -60,8 +60,8 @@ export const IntegrationsConfig = BaseConfig.extend({
    * after bursts of up to WEBHOOK_DEFERRED_BURST (deferred-fan-out.ts): a storm of events to dead
    * endpoints is spread over time instead of taking Postgres from everything else.
    */
-  WEBHOOK_DEFERRED_RATE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
-  WEBHOOK_DEFERRED_BURST: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  WEBHOOK_DEFERRED_RATE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  WEBHOOK_DEFERRED_BURST: z.coerce.number().int().min(1).max(10_000_000).default(2000),
   /** Rounds an endpoint's retry loop makes before it continues as new (bounds its Temporal history). */
   WEBHOOK_LOOP_ROUNDS_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(200),
 }).refine((c) => c.WEBHOOK_LEASE_MS >= c.WEBHOOK_TIMEOUT_MS + 1000, { message: 'WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS by at least 1 s', path: ['WEBHOOK_LEASE_MS'] });

@@ -59,7 +59,7 @@ export interface Subscriber {
  * milliseconds; PRODUCT.md §8 gives it 15 s): its new deliveries would wait behind its cap
  * anyway, so the fan-out defers them too (deferred-fan-out.ts).
  */
-export const SLOW_ATTEMPT_MS = 2000;
+export const SLOW_ATTEMPT_MS = 1000;
 
 /** Of these endpoints, the slow ones: an attempt in flight (a live lease) taken more than SLOW_ATTEMPT_MS ago. */
 async function slowEndpoints(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'leaseMs'>, webhookIds: string[]): Promise<Set<string>> {
