@@ -56,7 +56,7 @@ export const IntegrationsConfig = BaseConfig.extend({
   /** Enabled endpoints per organization, counted on create and on re-enable (409 `conflict` beyond). */
   WEBHOOK_ENDPOINTS_PER_ORG_MAX: z.coerce.number().int().min(1).max(100_000).default(50),
   /**
-   * Deliveries to `failing` or slow endpoints written per second, per instance,
+   * Deliveries to `failing` or unhealthy endpoints written per second, per instance,
    * after bursts of up to WEBHOOK_DEFERRED_BURST (deferred-fan-out.ts): a storm of events to dead
    * endpoints is spread over time instead of taking Postgres from everything else.
    */

@@ -21,6 +21,7 @@ import * as m0019 from './0019_interview_conversation.js';
 import * as m0020 from './0020_idempotency_fingerprints.js';
 import * as m0021 from './0021_audit_details.js';
 import * as m0022 from './0022_ats_sync_marks.js';
+import * as m0023 from './0023_ats_sync_marks_unindexed.js';
 
 /** Every migration of the recruiting schema, in order. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_idempotency_fingerprints': m0020,
   '0021_audit_details': m0021,
   '0022_ats_sync_marks': m0022,
+  '0023_ats_sync_marks_unindexed': m0023,
 };

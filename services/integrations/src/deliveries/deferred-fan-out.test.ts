@@ -81,6 +81,15 @@ describe('the fan-out to failing endpoints, deferred', () => {
     assert.deepEqual(await now(), [['wh_busy', 'pending'], ['wh_slow', 'pending']], 'written as a first attempt: the endpoint is not failing');
   });
 
+  it('defers the delivery of an endpoint whose last attempt failed (not yet failing), and writes it pending', async () => {
+    await endpoint('wh_once', 1);
+    await endpoint('wh_fine', 0);
+    assert.equal(await publish(1), 2);
+    assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status]), [['wh_fine', 'pending']]);
+    await db.transaction().execute((trx) => writeDeferred(trx, settings, 100));
+    assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status]), [['wh_fine', 'pending'], ['wh_once', 'pending']]);
+  });
+
   it('writes the oldest events first, within the budget (at least one event\'s deliveries)', async () => {
     await endpoint('wh_a', 5);
     await endpoint('wh_b', 5);

@@ -19,10 +19,10 @@ interface Deferred {
 /**
  * The writer of deferred deliveries, one per integrations instance, in the delivery lane.
  *
- * A fan-out writes the deliveries to endpoints that are `failing` (their circuit breaker open)
- * or slow (an attempt in flight for over SLOW_ATTEMPT_MS) as one row per event
- * (`deferred_fan_out`, fan-out.ts): they would wait for their endpoint's probe, or behind its
- * cap, anyway. This writer turns those rows into deliveries (each organization's oldest first,
+ * A fan-out writes the deliveries to endpoints that are `failing` (their circuit breaker open),
+ * whose last attempt failed, or slow (an attempt in flight for over SLOW_ATTEMPT_MS) as one row
+ * per event (`deferred_fan_out`, fan-out.ts): they would wait for their endpoint's probe, or
+ * behind its cap, or likely fail, anyway. This writer turns those rows into deliveries (each organization's oldest first,
  * the organizations in turn): retrying if the
  * endpoint is failing then, else pending (a first attempt). Each has the fan-out's time as its
  * creation and earliest due time, so the endpoint's queue order and schedule are what they
@@ -115,7 +115,7 @@ export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: 
     select id, ${breakerOpen(settings)} as failing from integrations.webhooks w
     where id = any(${[...new Set(taken.flatMap((r) => r.webhook_ids))]}::text[]) and status = 'enabled' and deleted_at is null`.execute(trx);
   const live = new Map(enabled.map((r) => [r.id, r.failing]));
-  // Failing now: into its retry queue, for its probe; else (slow, or it recovered) a first attempt.
+  // Failing now: into its retry queue, for its probe; else (slow, failed once, or recovered) a first attempt.
   const status = (webhookId: string): NewDelivery['status'] => {
     const failing = live.get(webhookId);
     return failing === undefined ? 'cancelled' : failing ? 'retrying' : 'pending';

@@ -46,12 +46,13 @@ async function keepEvents(trx: Transaction<IntegrationsDB>, events: (EventEnvelo
 
 /**
  * An endpoint a delivery is queued for; whether it is `failing` (its circuit breaker open), and
- * whether it is slow: an attempt to it has been in flight longer than SLOW_ATTEMPT_MS.
+ * whether it is otherwise unhealthy: its last attempt failed, or an attempt to it has been in
+ * flight longer than SLOW_ATTEMPT_MS (slow).
  */
 export interface Subscriber {
   id: string;
   failing: boolean;
-  slow?: boolean;
+  unhealthy?: boolean;
 }
 
 /**
@@ -127,9 +128,10 @@ export async function writeDeliveries(trx: Transaction<IntegrationsDB>, settings
 /**
  * `queueDeliveries` for many events at once. The deliveries to healthy endpoints are written
  * now, pending (the dispatchers make their first attempt). Those to failing endpoints skip that
- * attempt, and those to slow ones would wait behind their cap: they are deferred, one row per
- * event, which the delivery lane's writer turns into deliveries at a bounded rate
- * (deferred-fan-out.ts). Answers how many deliveries were queued, written or deferred.
+ * attempt, those to slow ones would wait behind their cap, and those to an endpoint whose last
+ * attempt failed likely fail too: they are deferred, one row per event, which the delivery lane's
+ * writer turns into deliveries at a bounded rate (deferred-fan-out.ts). Answers how many
+ * deliveries were queued, written or deferred.
  */
 async function queueFanOut(trx: Transaction<IntegrationsDB>, settings: Pick<DeliverySettings, 'taskQueue'>, fanOut: EventFanOut[]): Promise<number> {
   const now = new Date();
@@ -138,7 +140,7 @@ async function queueFanOut(trx: Transaction<IntegrationsDB>, settings: Pick<Deli
   for (const { organizationId, event, endpoints } of fanOut) {
     const held: string[] = [];
     for (const endpoint of endpoints) {
-      if ((endpoint.failing || endpoint.slow) && event.type !== 'webhook.ping') held.push(endpoint.id);
+      if ((endpoint.failing || endpoint.unhealthy) && event.type !== 'webhook.ping') held.push(endpoint.id);
       else direct.push({ organizationId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, status: 'pending', at: now });
     }
     if (held.length) deferred.push({ organizationId, eventId: event.id, eventType: event.type, webhookIds: held });
@@ -162,8 +164,8 @@ async function queueFanOut(trx: Transaction<IntegrationsDB>, settings: Pick<Deli
 
 /**
  * Fan-out (PRODUCT.md §8): each published event is kept, and one delivery per subscribed,
- * enabled endpoint is queued in the same transaction (written, or deferred for failing and slow
- * endpoints: queueFanOut); the dispatchers are woken at its commit. Idempotent by event id: a
+ * enabled endpoint is queued in the same transaction (written, or deferred for failing and
+ * unhealthy endpoints: queueFanOut); the dispatchers are woken at its commit. Idempotent by event id: a
  * republished event queues nothing new. The batch is a few statements whatever its size (keep,
  * subscribers per organization and type, the slow ones, queue, defer), plus the wakes.
  */
@@ -177,12 +179,12 @@ export async function ingestEvents(trx: Transaction<IntegrationsDB>, settings: P
     const key = `${organizationId} ${event.type}`;
     let endpoints = subscribed.get(key);
     if (!endpoints) {
-      endpoints = (await subscribers(trx, organizationId, event.type)).map((w) => ({ id: w.id, failing: w.consecutive_failures >= settings.breakerFailures }));
+      endpoints = (await subscribers(trx, organizationId, event.type)).map((w) => ({ id: w.id, failing: w.consecutive_failures >= settings.breakerFailures, unhealthy: w.consecutive_failures > 0 }));
       subscribed.set(key, endpoints);
     }
     fanOut.push({ organizationId, event, endpoints });
   }
-  const slow = await slowEndpoints(trx, settings, [...new Set([...subscribed.values()].flat().filter((e) => !e.failing).map((e) => e.id))]);
-  for (const endpoints of subscribed.values()) for (const endpoint of endpoints) endpoint.slow = slow.has(endpoint.id);
+  const slow = await slowEndpoints(trx, settings, [...new Set([...subscribed.values()].flat().filter((e) => !e.unhealthy).map((e) => e.id))]);
+  for (const endpoints of subscribed.values()) for (const endpoint of endpoints) endpoint.unhealthy ||= slow.has(endpoint.id);
   return queueFanOut(trx, settings, fanOut);
 }

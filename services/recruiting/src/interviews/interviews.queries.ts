@@ -171,9 +171,14 @@ export function cancelInterview(db: Kysely<RecruitingDB>, tokens: InviteTokens, 
     if (status === 'completed' || status === 'expired' || status === 'declined') {
       throw new AppError('interview_not_cancellable', `Interview ${id} is ${status} and can no longer be cancelled.`);
     }
-    await recordAudit(trx, SCHEMA, organizationId, 'interview.cancelled', { type: 'interview', id });
-    return transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason ?? null });
+    return cancelRow(trx, tokens, row, reason ?? null);
   });
+}
+
+/** An open interview (its row held) → cancelled, with the reason, its audit entry and its event. */
+async function cancelRow(trx: Db, tokens: InviteTokens, row: InterviewRow, reason: string | null): Promise<Interview> {
+  await recordAudit(trx, SCHEMA, row.organization_id, 'interview.cancelled', { type: 'interview', id: row.id });
+  return transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason });
 }
 
 /**
@@ -196,8 +201,7 @@ export async function cancelOpenInterviewsFor(trx: Db, tokens: InviteTokens, org
       await expire(trx, tokens, row);
       continue;
     }
-    await recordAudit(trx, SCHEMA, organizationId, 'interview.cancelled', { type: 'interview', id: row.id });
-    await transition(trx, tokens, row, 'cancelled', { cancelled_at: new Date(), cancellation_reason: reason });
+    await cancelRow(trx, tokens, row, reason);
     cancelled.push(row.id);
   }
   return cancelled;
