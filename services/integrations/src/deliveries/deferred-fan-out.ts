@@ -71,8 +71,10 @@ export class DeferredFanOut {
   /** One transaction's worth, within the budget: true while more may be left. */
   private async pass(): Promise<boolean> {
     this.refill();
-    // Out of budget (only after writing): wait for a tenth of a second's worth, then go on.
-    const chunk = Math.min(this.settings.deferredBurst, Math.max(1, this.settings.deferredRate / 10));
+    // Out of budget (only after writing): wait for a second's worth, then go on. One transaction
+    // a second while a backlog drains, not ten: each also wakes the endpoints' loop waker, whose
+    // look at 100 endpoints ten times a second cost more than the rows.
+    const chunk = Math.min(this.settings.deferredBurst, Math.max(1, this.settings.deferredRate));
     if (this.tokens < chunk) {
       await new Promise((r) => setTimeout(r, ((chunk - this.tokens) / this.settings.deferredRate) * 1000));
       this.refill();
