@@ -86,6 +86,8 @@ describe('the fan-out to failing endpoints, deferred', () => {
     await endpoint('wh_fine', 0);
     assert.equal(await publish(1), 2);
     assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status]), [['wh_fine', 'pending']]);
+    const stats = await webhookStats(db, settings, await db.selectFrom('integrations.webhooks').selectAll().where('id', '=', 'wh_once').execute());
+    assert.deepEqual([stats.get('wh_once')?.pending, stats.get('wh_once')?.retrying], [1, 0], 'counted as the first attempt it will be');
     await db.transaction().execute((trx) => writeDeferred(trx, settings, 100));
     assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status]), [['wh_fine', 'pending'], ['wh_once', 'pending']]);
   });

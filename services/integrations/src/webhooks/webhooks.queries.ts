@@ -30,7 +30,7 @@ export function toWebhook(row: Selectable<WebhooksTable>, stats: WebhookStats = 
 }
 
 /**
- * The backlog and health of endpoints: deliveries pending and retrying (deferred ones too), the oldest due, 24 h
+ * The backlog and health of endpoints: deliveries pending and retrying (those not yet written too), the oldest due, 24 h
  * success rate, and since when it is `failing` (its circuit breaker open), if it is.
  */
 export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<WebhooksTable>[]): Promise<Map<string, WebhookStats>> {
@@ -41,21 +41,26 @@ export async function webhookStats(db: Db, breaker: Breaker, rows: Selectable<We
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return stats;
   const [backlog, rates] = await Promise.all([
-    sql<{ webhook_id: string; pending: number; retrying: number; oldest: Date | null }>`
+    sql<{ webhook_id: string; pending: number; retrying: number; deferred: number; oldest: Date | null }>`
       select webhook_id, count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'retrying')::int as retrying,
-        min(due) as oldest
+        count(*) filter (where status = 'deferred')::int as deferred, min(due) as oldest
       from (
         select webhook_id, status, next_attempt_at as due from integrations.deliveries where webhook_id = any(${ids}) and status in ('pending', 'retrying')
         union all
-        -- Retries not yet written (deferred-fan-out.ts) count as the retries they will be.
-        select w.id, 'retrying', f.created_at from integrations.deferred_fan_out f cross join unnest(f.webhook_ids) as w(id)
+        -- Deliveries not yet written (deferred-fan-out.ts), due from the fan-out's time.
+        select w.id, 'deferred', f.created_at from integrations.deferred_fan_out f cross join unnest(f.webhook_ids) as w(id)
         where f.webhook_ids && ${ids}::text[] and w.id = any(${ids})
       ) backlog group by webhook_id`.execute(db),
     sql<{ webhook_id: string; rate: number }>`
       select webhook_id, (count(*) filter (where status_code between 200 and 299))::float8 / count(*) as rate
       from integrations.delivery_attempts where webhook_id = any(${ids}) and created_at > now() - interval '24 hours' and ${attemptWasMade} group by webhook_id`.execute(db),
   ]);
-  for (const r of backlog.rows) Object.assign(stats.get(r.webhook_id)!, { pending: r.pending, retrying: r.retrying, oldestDueAt: r.oldest?.toISOString() ?? null });
+  const failingNow = new Set(rows.filter((r) => failing(r).failingSince).map((r) => r.id));
+  for (const r of backlog.rows) {
+    // Deferred deliveries count as what the writer makes of them: retries of a failing endpoint, else first attempts.
+    const [pending, retrying] = failingNow.has(r.webhook_id) ? [r.pending, r.retrying + r.deferred] : [r.pending + r.deferred, r.retrying];
+    Object.assign(stats.get(r.webhook_id)!, { pending, retrying, oldestDueAt: r.oldest?.toISOString() ?? null });
+  }
   for (const r of rates.rows) stats.get(r.webhook_id)!.successRate24h = Math.round(r.rate * 10_000) / 10_000;
   return stats;
 }
