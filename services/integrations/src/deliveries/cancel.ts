@@ -23,13 +23,13 @@ const CANCEL_BATCH = 10_000;
  */
 export async function cancelEndpointDeliveries(trx: Transaction<IntegrationsDB>, webhookId: string): Promise<string[]> {
   await trx.selectFrom('integrations.webhooks').select('id').where('id', '=', webhookId).forUpdate().execute();
+  await cancelDeferredFor(trx, webhookId);
   await sql`
     with c as (
       select id from integrations.deliveries where webhook_id = ${webhookId} and status in ('pending', 'retrying') limit ${CANCEL_BATCH} for update
     )
     update integrations.deliveries d set status = 'cancelled', lease_until = null, next_attempt_at = null, queue_head = false, updated_at = now()
     from c where d.id = c.id`.execute(trx);
-  await cancelDeferredFor(trx, webhookId);
   await sql`delete from integrations.endpoint_wakes where webhook_id = ${webhookId}`.execute(trx);
   const { rows } = await sql<{ had_loop: boolean }>`
     update integrations.webhooks w set retry_loop_at = null

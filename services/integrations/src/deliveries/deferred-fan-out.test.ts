@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDb, createLogger, createPool, migrateSchema, sql, type Kysely } from '@hireloop/platform';
-import { ownDatabase } from '@hireloop/platform/own-database';
+import { ownDatabase, untilALockWaits } from '@hireloop/platform/own-database';
 import { migrations } from '../../migrations/index.js';
 import { SCHEMA, type IntegrationsDB } from '../db.js';
 import { webhookStats } from '../webhooks/webhooks.queries.js';
@@ -131,6 +131,43 @@ describe('the fan-out to failing endpoints, deferred', () => {
     assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status, d.next_attempt_at]), [
       ['wh_later', 'cancelled', null], ['wh_now', 'cancelled', null], ['wh_later', 'cancelled', null], ['wh_now', 'cancelled', null],
     ]);
+  });
+
+  it('writes retrying, in its queue\'s order, for an endpoint that recovered while retries were still queued', async () => {
+    await endpoint('wh_back', 5);
+    await publish(2);
+    await db.transaction().execute((trx) => writeDeferred(trx, settings, 1));
+    await sql`update integrations.webhooks set consecutive_failures = 0, failing_since = null where id = 'wh_back'`.execute(db);
+    await db.transaction().execute((trx) => writeDeferred(trx, settings, 100));
+    assert.deepEqual((await deliveries()).map((d) => [d.event_id, d.status]), [['evt_deferred_0', 'retrying'], ['evt_deferred_1', 'retrying']],
+      'behind the queued retry, not a first attempt ahead of it');
+  });
+
+  it('a disable racing the writer cancels what the writer commits meanwhile', async () => {
+    await endpoint('wh_race', 5);
+    await publish(1);
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const writer = db.transaction().execute(async (trx) => {
+      await writeDeferred(trx, settings, 100);
+      held();
+      await released;
+    });
+    await holding;
+    const disable = db.transaction().execute(async (trx) => {
+      await cancelEndpointDeliveries(trx, 'wh_race');
+      await sql`update integrations.webhooks set status = 'disabled' where id = 'wh_race'`.execute(trx);
+    });
+    try {
+      await untilALockWaits(db, 'the disable waits for the writer\'s deferred row');
+    } finally {
+      release();
+      await writer;
+    }
+    await disable;
+    assert.deepEqual((await deliveries()).map((d) => [d.webhook_id, d.status]), [['wh_race', 'cancelled']]);
   });
 
   it('the writer, woken by the fan-out\'s commit, writes every deferred delivery once', async () => {

@@ -43,6 +43,9 @@ export class DeferredFanOut {
   private readonly loop: RelayLoop;
   private tokens: number;
   private refilledAt = Date.now();
+  private stopping = false;
+  /** Ends the wait for budget at once (stop()). */
+  private cutSleep: (() => void) | null = null;
 
   constructor(
     private readonly db: Kysely<IntegrationsDB>,
@@ -58,8 +61,11 @@ export class DeferredFanOut {
     return this.loop.start(databaseUrl);
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    const stopped = this.loop.stop();
+    this.stopping = true;
+    this.cutSleep?.();
+    await stopped;
   }
 
   private refill(): void {
@@ -74,9 +80,18 @@ export class DeferredFanOut {
     // Out of budget (only after writing): wait for a second's worth, then go on. One transaction
     // a second while a backlog drains, not ten: each also wakes the endpoints' loop waker, whose
     // look at 100 endpoints ten times a second cost more than the rows.
-    const chunk = Math.min(this.settings.deferredBurst, Math.max(1, this.settings.deferredRate));
-    if (this.tokens < chunk) {
-      await new Promise((r) => setTimeout(r, ((chunk - this.tokens) / this.settings.deferredRate) * 1000));
+    if (this.tokens < 1) {
+      if (this.stopping) return false;
+      const chunk = Math.min(this.settings.deferredBurst, Math.max(1, this.settings.deferredRate));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ((chunk - this.tokens) / this.settings.deferredRate) * 1000);
+        this.cutSleep = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.cutSleep = null;
+      if (this.stopping) return false;
       this.refill();
     }
     const budget = Math.max(1, Math.floor(this.tokens));
@@ -111,13 +126,18 @@ export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: 
     size += row.webhook_ids.length;
   }
   if (taken.length === 0) return { written: 0, more: false };
-  // Read, not locked: a disable that commits after this read finds the deliveries written and
-  // cancels them, or writes what is still deferred for it cancelled (cancel.ts).
+  // Read, not locked: a disable waits for the deferred rows held here before it cancels the
+  // endpoint's deliveries (cancel.ts), so it cancels what this writes, or this reads it disabled.
+  // Queued: the endpoint still has retries of this deployment waiting (it recovered mid-drain).
   const { rows: enabled } = await sql<{ id: string; failing: boolean }>`
-    select id, ${breakerOpen(settings)} as failing from integrations.webhooks w
+    select id, ${breakerOpen(settings)} or exists (
+        select 1 from integrations.deliveries d where d.webhook_id = w.id and d.status = 'retrying' and d.task_queue = ${settings.taskQueue}
+      ) as failing
+    from integrations.webhooks w
     where id = any(${[...new Set(taken.flatMap((r) => r.webhook_ids))]}::text[]) and status = 'enabled' and deleted_at is null`.execute(trx);
   const live = new Map(enabled.map((r) => [r.id, r.failing]));
-  // Failing now: into its retry queue, for its probe; else (slow, failed once, or recovered) a first attempt.
+  // Failing now, or retries still queued: into its retry queue, in its place by creation (an
+  // endpoint that recovered drains its queue in order); else (slow, failed once) a first attempt.
   const status = (webhookId: string): NewDelivery['status'] => {
     const failing = live.get(webhookId);
     return failing === undefined ? 'cancelled' : failing ? 'retrying' : 'pending';
@@ -130,16 +150,23 @@ export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: 
   return { written: deliveries.length, more: taken.length < rows.length || rows.some((r) => r.turn === limit) };
 }
 
+/** Deferred events a disable or delete writes cancelled for its endpoint in its own transaction; the writer cancels the rest. */
+const CANCEL_DEFERRED_BATCH = 5000;
+
 /**
  * The deliveries still deferred for an endpoint being disabled or deleted (its row held FOR
- * UPDATE by the caller): written `cancelled` now, as the rest of its queue is. Waits for a writer
- * holding those rows (which takes no lock on the endpoint, so no cycle).
+ * UPDATE by the caller): written `cancelled` now, as the rest of its queue is, up to
+ * CANCEL_DEFERRED_BATCH events (the writer writes any beyond cancelled, the endpoint not being
+ * enabled). Called before the endpoint's deliveries are cancelled: it waits for a writer holding
+ * those rows (which takes no lock on the endpoint, so no cycle), and the cancel after it sees what
+ * that writer wrote.
  */
 export async function cancelDeferredFor(trx: Transaction<IntegrationsDB>, webhookId: string): Promise<void> {
   const { rows } = await sql<Deferred & { task_queue: string }>`
-    update integrations.deferred_fan_out set webhook_ids = array_remove(webhook_ids, ${webhookId})
-    where ${webhookId} = any(webhook_ids)
-    returning event_id, organization_id, event_type, task_queue, webhook_ids, created_at`.execute(trx);
+    update integrations.deferred_fan_out f set webhook_ids = array_remove(f.webhook_ids, ${webhookId})
+    from (select event_id from integrations.deferred_fan_out where ${webhookId} = any(webhook_ids) limit ${CANCEL_DEFERRED_BATCH} for update) o
+    where f.event_id = o.event_id
+    returning f.event_id, f.organization_id, f.event_type, f.task_queue, f.webhook_ids, f.created_at`.execute(trx);
   if (rows.length === 0) return;
   for (const taskQueue of new Set(rows.map((r) => r.task_queue))) {
     await writeDeliveries(trx, { taskQueue }, rows.filter((r) => r.task_queue === taskQueue).map((r) => ({
