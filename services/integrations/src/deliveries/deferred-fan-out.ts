@@ -128,16 +128,19 @@ export async function writeDeferred(trx: Transaction<IntegrationsDB>, settings: 
   if (taken.length === 0) return { written: 0, more: false };
   // Read, not locked: a disable waits for the deferred rows held here before it cancels the
   // endpoint's deliveries (cancel.ts), so it cancels what this writes, or this reads it disabled.
-  // Queued: the endpoint still has retries of this deployment waiting (it recovered mid-drain).
+  // Recovered (its last attempt a 2xx) with retries of this deployment still queued: it is
+  // draining them, and these join them in order. Not so for an endpoint whose last attempt failed
+  // but is not failing yet: its new deliveries get a first attempt, as before the deferral (and
+  // writing them retrying set its loop to work during a storm, through Temporal: measured).
   const { rows: enabled } = await sql<{ id: string; failing: boolean }>`
-    select id, ${breakerOpen(settings)} or exists (
+    select id, ${breakerOpen(settings)} or (w.consecutive_failures = 0 and exists (
         select 1 from integrations.deliveries d where d.webhook_id = w.id and d.status = 'retrying' and d.task_queue = ${settings.taskQueue}
-      ) as failing
+      )) as failing
     from integrations.webhooks w
     where id = any(${[...new Set(taken.flatMap((r) => r.webhook_ids))]}::text[]) and status = 'enabled' and deleted_at is null`.execute(trx);
   const live = new Map(enabled.map((r) => [r.id, r.failing]));
-  // Failing now, or retries still queued: into its retry queue, in its place by creation (an
-  // endpoint that recovered drains its queue in order); else (slow, failed once) a first attempt.
+  // Failing now, or recovered and draining: into its retry queue, in its place by creation; else
+  // (slow, failed once) a first attempt.
   const status = (webhookId: string): NewDelivery['status'] => {
     const failing = live.get(webhookId);
     return failing === undefined ? 'cancelled' : failing ? 'retrying' : 'pending';
